@@ -1,0 +1,70 @@
+"""Every setting in one place, with the BYOKG paper's values as defaults.
+
+The CLI turns each field into a `--flag`, the UI exposes the ones a user tunes, and
+every benchmark writes `asdict(config)` next to its numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+
+def _default_cache_dir() -> str:
+    return str(Path.home() / ".cache" / "kgscout")
+
+
+@dataclass(frozen=True)
+class ScoutConfig:
+    # --- storage and execution
+    cache_dir: str = field(default_factory=_default_cache_dir, metadata={"help": "stores, schemas, models, caches"})
+    max_upload_mb: float = field(default=200.0, metadata={"help": "largest KG file accepted"})
+    query_timeout_s: float = field(default=20.0, metadata={"help": "per SPARQL query"})
+    endpoint_retries: int = field(default=2, metadata={"help": "retries for an unreachable endpoint"})
+    exec_cache_mb: int = field(default=512, metadata={"help": "size cap of the execution cache"})
+    max_answers: int = field(default=100_000, metadata={"help": "rows kept from one query"})
+    # --- models
+    model: str = field(default="qwen2.5-coder-0.5b", metadata={"help": "named model, local dir or hub id"})
+    embedder: str = field(default="all-MiniLM-L6-v2", metadata={"help": "sentence embedding model"})
+    # --- exploration and question generation (method.md step 1-2)
+    budget: int = field(default=1000, metadata={"help": "programs to explore"})
+    seed: int = field(default=0, metadata={"help": "random seed of exploration"})
+    max_relations: int = field(default=4, metadata={"help": "relations per explored program"})
+    per_pattern: int = field(default=5, metadata={"help": "programs kept per pattern"})
+    join_back_p: float = field(default=0.5, metadata={"help": "chance to join back to a node"})
+    qgen_beams: int = field(default=10, metadata={"help": "beam candidates per question"})
+    # --- reasoning (method.md step 3)
+    exemplars: int = field(default=5, metadata={"help": "retrieved exemplars per question"})
+    prune_k: int = field(default=10, metadata={"help": "candidates kept per step by similarity"})
+    beam: int = field(default=4, metadata={"help": "candidates kept per step by the LLM"})
+    max_steps: int = field(default=5, metadata={"help": "search steps per question"})
+    ic_alpha: float = field(default=0.5, metadata={"help": "weight of the forward score in re-ranking"})
+    repeat_penalty: float = field(default=0.7, metadata={"help": "log(p) per repeated relation"})
+    inverse_consistency: bool = field(default=True, metadata={"help": "re-rank finalists"})
+    prune: bool = field(default=True, metadata={"help": "prune candidates by similarity"})
+
+    @property
+    def max_upload_bytes(self) -> int:
+        return int(self.max_upload_mb * 1024 * 1024)
+
+    def replace(self, **changes) -> "ScoutConfig":
+        return dataclasses.replace(self, **changes)
+
+
+def add_config_flags(parser: argparse.ArgumentParser) -> None:
+    """One `--flag` per config field, typed from its default."""
+    for f in fields(ScoutConfig):
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        flag = "--" + f.name.replace("_", "-")
+        help_text = f"{f.metadata.get('help', '')} (default: {default})"
+        if isinstance(default, bool):
+            parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+        else:
+            parser.add_argument(flag, dest=f.name, type=type(default), default=None, help=help_text)
+
+
+def config_from_args(args: argparse.Namespace) -> ScoutConfig:
+    given = {f.name: getattr(args, f.name) for f in fields(ScoutConfig) if getattr(args, f.name, None) is not None}
+    return ScoutConfig(**given)

@@ -1,0 +1,129 @@
+"""The one interface every knowledge graph sits behind.
+
+The engine talks to a KG only through `KGStore.select`, so the embedded pyoxigraph
+store and a remote SPARQL endpoint are interchangeable; neither leaks its client
+library past this layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+RDFS_COMMENT = "http://www.w3.org/2000/01/rdf-schema#comment"
+RDFS_DOMAIN = "http://www.w3.org/2000/01/rdf-schema#domain"
+RDFS_RANGE = "http://www.w3.org/2000/01/rdf-schema#range"
+RDFS_CLASS = "http://www.w3.org/2000/01/rdf-schema#Class"
+RDF_PROPERTY = "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property"
+OWL_CLASS = "http://www.w3.org/2002/07/owl#Class"
+OWL_OBJECT_PROPERTY = "http://www.w3.org/2002/07/owl#ObjectProperty"
+OWL_DATATYPE_PROPERTY = "http://www.w3.org/2002/07/owl#DatatypeProperty"
+SKOS_PREF_LABEL = "http://www.w3.org/2004/02/skos/core#prefLabel"
+SKOS_DEFINITION = "http://www.w3.org/2004/02/skos/core#definition"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+
+# Predicates that describe the graph rather than relate its entities.
+ANNOTATION_PREDICATES = frozenset(
+    {
+        RDF_TYPE,
+        RDFS_LABEL,
+        RDFS_COMMENT,
+        RDFS_DOMAIN,
+        RDFS_RANGE,
+        SKOS_PREF_LABEL,
+        SKOS_DEFINITION,
+        "http://www.w3.org/2000/01/rdf-schema#subClassOf",
+        "http://www.w3.org/2000/01/rdf-schema#subPropertyOf",
+        "http://www.w3.org/2002/07/owl#inverseOf",
+        "http://www.w3.org/2002/07/owl#sameAs",
+    }
+)
+
+
+class KGError(Exception):
+    """Base of every error a KG adapter raises; its message is meant for the user."""
+
+
+class LoadError(KGError):
+    """A file could not be loaded. `line` is 1-based where the problem has one."""
+
+    def __init__(self, message: str, line: int | None = None, path: str | None = None):
+        self.line = line
+        self.path = path
+        where = f"line {line}: " if line is not None else ""
+        super().__init__(f"{where}{message}")
+
+
+class QueryError(KGError):
+    """The store rejected a query (syntax, unsupported feature, server error)."""
+
+
+class QueryTimeout(KGError):
+    """A query ran past its time limit."""
+
+
+class EndpointUnreachable(KGError):
+    """A remote endpoint could not be reached after the configured retries."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """One RDF term in a result row, independent of any client library."""
+
+    kind: str  # "iri" | "literal" | "bnode"
+    value: str
+    datatype: str | None = None
+    lang: str | None = None
+
+    @property
+    def is_iri(self) -> bool:
+        return self.kind == "iri"
+
+    @property
+    def is_literal(self) -> bool:
+        return self.kind == "literal"
+
+
+@dataclass(frozen=True)
+class Bindings:
+    """A SELECT result: rows of terms (None where a variable is unbound)."""
+
+    vars: tuple[str, ...]
+    rows: tuple[tuple[Term | None, ...], ...]
+    truncated: bool = False
+    elapsed_ms: float = 0.0
+
+    def column(self, var: str) -> list[Term | None]:
+        i = self.vars.index(var)
+        return [row[i] for row in self.rows]
+
+
+@dataclass(frozen=True)
+class StoreInfo:
+    """What a store says about itself, for fingerprints and the UI."""
+
+    name: str
+    kind: str  # "embedded" | "endpoint"
+    location: str
+    fingerprint: str
+    triples: int | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@runtime_checkable
+class KGStore(Protocol):
+    """A knowledge graph that answers SPARQL 1.1 SELECT queries.
+
+    `fingerprint` identifies the graph's content: two stores with the same
+    fingerprint must give the same answers, and any change to the data must change
+    it, because execution caches are keyed on it.
+    """
+
+    @property
+    def info(self) -> StoreInfo: ...
+
+    def select(self, sparql: str, timeout_s: float | None = None) -> Bindings: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,527 @@
+"""Turn a user's file into triples, or refuse it with a message the user can act on.
+
+Everything downstream (the embedded store, the schema summary, the fingerprint
+that keys execution caches) assumes a complete graph, so a load either yields
+every triple of the file or raises `LoadError`; it never returns part of one.
+
+Two families of input are accepted: the standard RDF serializations, which
+pyoxigraph parses, and "delimited triples" (`subject|relation|object`, TSV, CSV),
+the shape most hand-made or exported KGs (e.g. MoviesKG) arrive in. The latter
+carry bare names, so they are minted into stable IRIs via `naming` and labelled,
+because the engine finds entities by label.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import logging
+import os
+import re
+import xml.parsers.expat
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import NamedTuple
+
+import pyoxigraph
+
+from kg_adapters import naming
+from kg_adapters.base import RDFS_LABEL, XSD, LoadError
+
+DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+_MB = 1024 * 1024
+# Enough to see past a licence header or XML prologue; small enough to sniff fast.
+_SNIFF_BYTES = 64 * 1024
+# Binary files almost always have a NUL early on; text formats never do.
+_BINARY_PROBE_BYTES = 8 * 1024
+
+_RDF_FORMATS: dict[str, pyoxigraph.RdfFormat] = {
+    "ntriples": pyoxigraph.RdfFormat.N_TRIPLES,
+    "turtle": pyoxigraph.RdfFormat.TURTLE,
+    "rdfxml": pyoxigraph.RdfFormat.RDF_XML,
+    "nquads": pyoxigraph.RdfFormat.N_QUADS,
+    "trig": pyoxigraph.RdfFormat.TRIG,
+    "jsonld": pyoxigraph.RdfFormat.JSON_LD,
+}
+_FORMAT_NAMES = {
+    "ntriples": "N-Triples",
+    "turtle": "Turtle",
+    "rdfxml": "RDF/XML",
+    "nquads": "N-Quads",
+    "trig": "TriG",
+    "jsonld": "JSON-LD",
+    "delimited": "delimited triples",
+}
+# Extensions that name a format; anything else (.txt, .dat, none) is generic and
+# leaves the decision to the content.
+_EXTENSION_HINTS = {
+    ".nt": "ntriples",
+    ".ttl": "turtle",
+    ".turtle": "turtle",
+    ".rdf": "rdfxml",
+    ".owl": "rdfxml",
+    ".xml": "rdfxml",
+    ".nq": "nquads",
+    ".trig": "trig",
+    ".jsonld": "jsonld",
+    ".json": "jsonld",
+    ".tsv": "delimited",
+    ".csv": "delimited",
+    ".psv": "delimited",
+}
+_EXTENSION_DELIMITERS = {".tsv": "\t", ".csv": ",", ".psv": "|"}
+_DELIMITER_SHAPES = {
+    "|": "subject|relation|object",
+    "\t": "subject<TAB>relation<TAB>object",
+    ",": "subject,relation,object",
+}
+_HEADER_ROWS = frozenset(
+    {
+        ("subject", "relation", "object"),
+        ("subject", "predicate", "object"),
+        ("s", "p", "o"),
+        ("head", "relation", "tail"),
+    }
+)
+
+# --- content sniffing patterns -------------------------------------------------
+_IRI = r'<[^<>"{}|^`\\\s]*>'
+_BNODE = r'_:[^\s<>"]+'
+_LITERAL = r'"(?:[^"\\\n]|\\.)*"(?:\^\^' + _IRI + r"|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)?"
+_NT_LINE = re.compile(
+    rf"\s*(?:{_IRI}|{_BNODE})\s*{_IRI}\s*(?:{_IRI}|{_BNODE}|{_LITERAL})"
+    rf"\s*(?P<graph>{_IRI}|{_BNODE})?\s*\.\s*(?:#.*)?"
+)
+_DIRECTIVE = re.compile(r"(?:@prefix|@base)\b|(?:prefix|base)\s", re.IGNORECASE)
+_GRAPH_BLOCK = re.compile(
+    rf"^\s*(?:GRAPH\s+)?(?:{_IRI}|[\w-]*:[\w.-]*|{_BNODE})?\s*\{{", re.MULTILINE | re.IGNORECASE
+)
+_XML_ELEMENT = re.compile(r"<[A-Za-z_][\w.-]*(?::[\w.-]+)?[\s/>]")
+_DATA_LINE = re.compile(r"^[ \t\r\f\v]*[^\s#]", re.MULTILINE)
+_TRIG_DEFAULT_GRAPH = re.compile(r"\{\s*(?:<|_:|\[|\}|[\w-]*:)")
+_JSON_START = re.compile(r'\{\s*(?:"|\})|\[\s*(?:\{|\])')
+
+# --- literal typing for delimited objects --------------------------------------
+_INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+)", re.ASCII)
+_DOUBLE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)[eE][+-]?\d+", re.ASCII)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+XSD_INTEGER = XSD + "integer"
+XSD_DECIMAL = XSD + "decimal"
+XSD_DOUBLE = XSD + "double"
+XSD_DATE = XSD + "date"
+# Share of a relation's objects that may fail to parse as numbers/dates (misfiled rows)
+# without turning the whole relation back into entities.
+_OUTLIER_SHARE = 0.01
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ParsedGraph:
+    """A whole file's triples, with what identifies where they came from."""
+
+    triples: list[pyoxigraph.Triple]  # all triples, default graph
+    format: str  # one of _FORMAT_NAMES' keys
+    source: str  # the path as given
+    sha256: str  # hex digest of the file bytes: the KG fingerprint
+
+
+class _Row(NamedTuple):
+    """One delimited line, kept as text until every row's relation is known."""
+
+    subject: str
+    relation: str
+    obj: str
+    line: int
+
+
+def parse_file(path: str | os.PathLike, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedGraph:
+    """Load `path` completely, or raise LoadError saying why (and where) it failed."""
+    source = os.fspath(path)
+    try:
+        data = _read_bytes(source, max_bytes)
+        text = _decode(data)
+        if not _DATA_LINE.search(text):  # empty, blank, or only comments
+            raise LoadError("the file has no triples")
+        fmt = detect_format(source, data[:_SNIFF_BYTES])
+        triples = _parse_delimited(text, source) if fmt == "delimited" else _parse_rdf(text, fmt)
+        if not triples:
+            raise LoadError(_no_triples_message(fmt))
+    except LoadError as err:
+        if err.path is None:
+            err.path = source
+        raise
+    return ParsedGraph(triples, fmt, source, hashlib.sha256(data).hexdigest())
+
+
+def detect_format(path: str | os.PathLike, head: bytes) -> str:
+    """Name the format of a file from its first bytes, using the extension to break ties.
+
+    Content wins because users rename files carelessly (`kb.txt`, `export.xml`
+    holding Turtle); the extension only decides what content cannot, e.g. Turtle
+    versus its N-Triples subset, or a CSV whose first line looks like something else.
+    """
+    hint = _extension_hint(path)
+    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
+    fmt = _sniff(text, hint) or hint
+    if fmt is None:
+        raise LoadError(
+            "cannot tell the file's format; use one of "
+            + ", ".join(_FORMAT_NAMES.values())
+            + " (e.g. .nt .ttl .rdf .nq .trig .jsonld .tsv .csv, or subject|relation|object lines)"
+        )
+    return fmt
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def _read_bytes(path: str, max_bytes: int) -> bytes:
+    """Read the file, refusing an oversized one before it can exhaust memory."""
+    try:
+        size = os.stat(path).st_size
+        if size > max_bytes:
+            raise LoadError(_too_big_message(size, max_bytes))
+        with open(path, "rb") as handle:
+            # Bounded read: the size on disk may lie (growing file, special file).
+            data = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise LoadError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise LoadError(f"not a file (a directory): {path}") from None
+    except PermissionError:
+        raise LoadError(f"no permission to read: {path}") from None
+    except OSError as err:
+        raise LoadError(f"cannot read {path}: {err.strerror or err}") from None
+    if len(data) > max_bytes:
+        raise LoadError(_too_big_message(len(data), max_bytes))
+    return data
+
+
+def _too_big_message(size: int, max_bytes: int) -> str:
+    return f"file is {_megabytes(size)}; the limit is {_megabytes(max_bytes)}"
+
+
+def _megabytes(n: int) -> str:
+    """Sizes in MB as users think of them; exact bytes too when MB would read as 0."""
+    mb = n / _MB
+    if mb >= 0.1:
+        return f"{mb:.1f}".removesuffix(".0") + " MB"
+    return f"{mb:.6f}".rstrip("0").rstrip(".") + f" MB ({n:,} bytes)"
+
+
+def _decode(data: bytes) -> str:
+    """Text or nothing: every supported format is UTF-8 text, so anything else is refused."""
+    if b"\x00" in data[:_BINARY_PROBE_BYTES]:
+        raise LoadError("the file looks binary (it contains NUL bytes), not a text KG file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise LoadError(
+            f"the file is not UTF-8 text (invalid byte 0x{data[err.start]:02x}); "
+            "it looks binary or uses another encoding - save it as UTF-8",
+            line=line,
+        ) from None
+
+
+def _no_triples_message(fmt: str) -> str:
+    if fmt == "jsonld":
+        return "the file has no triples (JSON without an @context yields no RDF triples)"
+    return "the file has no triples"
+
+
+# --- format detection ----------------------------------------------------------
+
+
+def _extension_hint(path: str | os.PathLike) -> str | None:
+    return _EXTENSION_HINTS.get(Path(path).suffix.lower())
+
+
+def _sniff(text: str, hint: str | None) -> str | None:
+    """The format the content shows, or None when it shows nothing decisive."""
+    start = text.lstrip()
+    if start.startswith(("<?xml", "<!", "<rdf:RDF")):
+        return "rdfxml"
+    if _JSON_START.match(start):
+        return "jsonld"
+    lines = _data_lines(text)
+    if not lines:
+        return None
+    if any(_DIRECTIVE.match(line) for line in lines):
+        return "trig" if hint == "trig" or _GRAPH_BLOCK.search(text) else "turtle"
+    if hint == "delimited":
+        return "delimited"
+    return _sniff_lines(lines, start, hint)
+
+
+def _sniff_lines(lines: list[str], start: str, hint: str | None) -> str | None:
+    """Tell RDF line formats from delimited ones when there are no directives."""
+    rdf_text = hint in ("ntriples", "nquads", "turtle", "trig")
+    matches = [_NT_LINE.fullmatch(line) for line in lines]
+    if all(matches):
+        if rdf_text:
+            return hint  # Turtle/TriG are supersets; an N-Quads file may lack graphs.
+        return "nquads" if any(m["graph"] for m in matches) else "ntriples"
+    if rdf_text:
+        return hint  # let the parser name the bad line
+    if _split_count(lines[0], ("|", "\t")) == 3:
+        return "delimited"  # before the '<' checks: names like "<odd>" or "{x}" exist
+    if start.startswith(("<", "_:")) and not _XML_ELEMENT.match(start):
+        return "turtle"
+    if _TRIG_DEFAULT_GRAPH.match(start):
+        return "trig"
+    if start.startswith("<"):
+        return "rdfxml"
+    if _split_count(lines[0], (",",)) == 3:
+        return "delimited"
+    return None
+
+
+def _split_count(line: str, delimiters: tuple[str, ...]) -> int:
+    """How many fields `line` has under the first of `delimiters` it contains (0: none)."""
+    for delimiter in delimiters:
+        if delimiter == ",":
+            return len(next(csv.reader([line])))
+        if delimiter in line:
+            return len(line.split(delimiter))
+    return 0
+
+
+def _data_lines(text: str, limit: int = 50) -> list[str]:
+    """The first non-blank, non-comment lines; the head's last line may be cut, so drop it."""
+    raw = text.split("\n")
+    if len(raw) > 1:
+        raw = raw[:-1]
+    lines = [line.rstrip("\r") for line in raw if line.strip() and not line.lstrip().startswith("#")]
+    return lines[:limit]
+
+
+# --- RDF serializations --------------------------------------------------------
+
+
+def _parse_rdf(text: str, fmt: str) -> list[pyoxigraph.Triple]:
+    """Parse with pyoxigraph, folding named graphs into the default graph.
+
+    The engine queries one graph; keeping graph names would make triples from
+    N-Quads/TriG invisible to queries without GRAPH clauses.
+    """
+    try:
+        quads = pyoxigraph.parse(text, _RDF_FORMATS[fmt], base_iri=naming.BASE)
+        return list(dict.fromkeys(quad.triple for quad in quads))
+    except (SyntaxError, ValueError) as err:
+        raise _syntax_error(err, text, fmt) from None
+
+
+_PARSER_PREFIX = re.compile(
+    r"Parser error (?:at line \d+ (?:between columns (?P<c1>\d+) and \d+|column (?P<c2>\d+))"
+    r"|between line \d+ column (?P<c3>\d+) and line \d+ column \d+): "
+)
+
+
+def _syntax_error(err: Exception, text: str, fmt: str) -> LoadError:
+    """Restate a parser error as one LoadError with the line where the user should look."""
+    message = str(err.msg if isinstance(err, SyntaxError) else err)
+    line = err.lineno if isinstance(err, SyntaxError) else None
+    prefix = _PARSER_PREFIX.match(message)
+    if prefix:
+        column = prefix["c1"] or prefix["c2"] or prefix["c3"]
+        message = f"{message[prefix.end():]} (column {column})"
+    if "LoadDocumentCallback" in message:
+        message = "it refers to a remote @context, which is never fetched; inline the context in the file"
+    if line is None and fmt == "rdfxml":
+        line = _xml_error_line(text)
+    return LoadError(f"not valid {_FORMAT_NAMES[fmt]}: {message}", line=line)
+
+
+def _xml_error_line(text: str) -> int | None:
+    """pyoxigraph's RDF/XML errors carry no position; expat can locate well-formedness errors."""
+    parser = xml.parsers.expat.ParserCreate()
+    try:
+        parser.Parse(text.encode("utf-8"), True)
+    except xml.parsers.expat.ExpatError as err:
+        return err.lineno
+    return None
+
+
+# --- delimited triples ---------------------------------------------------------
+
+
+def _parse_delimited(text: str, path: str) -> list[pyoxigraph.Triple]:
+    lines = _data_lines(text, limit=1)
+    delimiter = _pick_delimiter(path, lines[0] if lines else "")
+    rows = _skip_header(_read_rows(text, delimiter))
+    return _build_triples(rows)
+
+
+def _pick_delimiter(path: str, first_line: str) -> str:
+    """The extension decides when it names one; otherwise the first line that splits in 3."""
+    by_extension = _EXTENSION_DELIMITERS.get(Path(path).suffix.lower())
+    if by_extension:
+        return by_extension
+    for delimiter in ("|", "\t"):
+        if len(first_line.split(delimiter)) == 3:
+            return delimiter
+    for delimiter in ("|", "\t"):
+        if delimiter in first_line:
+            return delimiter
+    return ","
+
+
+def _read_rows(text: str, delimiter: str) -> Iterator[_Row]:
+    if delimiter == ",":
+        return _read_csv_rows(text)
+    return _read_split_rows(text, delimiter)
+
+
+def _read_split_rows(text: str, delimiter: str) -> Iterator[_Row]:
+    """Pipe and tab files have no quoting, so a plain split is exact and fast."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        fields = line.split(delimiter)
+        if len(fields) == 3:  # fast path: the shape of nearly every line
+            subject, relation, obj = fields[0].strip(), fields[1].strip(), fields[2].strip()
+            if subject and relation and obj and subject[0] != "#":
+                yield _Row(subject, relation, obj, number)
+                continue
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield _to_row(fields, number, delimiter)
+
+
+def _read_csv_rows(text: str) -> Iterator[_Row]:
+    """CSV needs the csv module: quoted fields may hold commas and even newlines."""
+    reader = csv.reader(_blank_comments(io.StringIO(text, newline="")))
+    first_line = 1
+    for fields in reader:
+        if any(field.strip() for field in fields):
+            yield _to_row(fields, first_line, ",")
+        first_line = reader.line_num + 1
+
+
+def _blank_comments(lines: Iterable[str]) -> Iterator[str]:
+    """Empty out comment lines (keeping the line count) so a quote in one can't open a field."""
+    for line in lines:
+        yield "\n" if line.lstrip().startswith("#") else line
+
+
+def _to_row(fields: list[str], line: int, delimiter: str) -> _Row:
+    shape = _DELIMITER_SHAPES[delimiter]
+    if len(fields) != 3:
+        raise LoadError(f"expected {shape}, got {len(fields)} fields", line=line)
+    subject, relation, obj = (field.strip() for field in fields)
+    for name, value in (("subject", subject), ("relation", relation), ("object", obj)):
+        if not value:
+            raise LoadError(f"expected {shape}, got an empty {name}", line=line)
+    return _Row(subject, relation, obj, line)
+
+
+def _skip_header(rows: Iterator[_Row]) -> list[_Row]:
+    """Drop a `subject,relation,object`-style header: it names columns, not a fact."""
+    collected = list(rows)
+    if collected and _is_header(collected[0]):
+        return collected[1:]
+    return collected
+
+
+def _is_header(row: _Row) -> bool:
+    return (row.subject.lower(), row.relation.lower(), row.obj.lower()) in _HEADER_ROWS
+
+
+def _literal_datatype(value: str) -> str | None:
+    """The XSD type of a value that reads as a number or date, else None (an entity)."""
+    if _INTEGER.fullmatch(value):
+        return XSD_INTEGER
+    if _DECIMAL.fullmatch(value):
+        return XSD_DECIMAL
+    if _DOUBLE.fullmatch(value):
+        return XSD_DOUBLE
+    if _DATE.fullmatch(value) and _is_real_date(value):
+        return XSD_DATE
+    return None
+
+
+def _is_real_date(value: str) -> bool:
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _literal_relations(rows: list[_Row]) -> set[str]:
+    """Relations whose objects are numbers or dates, to be stored as typed literals.
+
+    Decided per relation, not per value, so one relation never mixes entities and
+    numbers: `has_tags` with a stray tag "1" stays entity-valued, while
+    `release_year` becomes comparable integers. Real exports carry a few misfiled
+    rows (MoviesKG has 4 tags among 16,073 years), so up to 1% of a relation's
+    objects may be non-numeric; below 100 objects that tolerance is zero.
+    """
+    totals = Counter(row.relation for row in rows)
+    allowed = {rel: int(total * _OUTLIER_SHARE) for rel, total in totals.items()}
+    outlier_lines: dict[str, list[int]] = {rel: [] for rel in totals}
+    for row in rows:
+        lines = outlier_lines[row.relation]
+        if len(lines) <= allowed[row.relation] and _literal_datatype(row.obj) is None:
+            lines.append(row.line)
+    chosen = {rel for rel, lines in outlier_lines.items() if len(lines) <= allowed[rel]}
+    for rel in sorted(rel for rel in chosen if outlier_lines[rel]):
+        lines = outlier_lines[rel]
+        _log.warning(
+            "relation %r: %d of %d objects are not numbers or dates (lines %s); kept as plain strings",
+            rel, len(lines), totals[rel], ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else ""),
+        )
+    return chosen
+
+
+_LABEL = pyoxigraph.NamedNode(RDFS_LABEL)
+_DATATYPES = {iri: pyoxigraph.NamedNode(iri) for iri in (XSD_INTEGER, XSD_DECIMAL, XSD_DOUBLE, XSD_DATE)}
+
+_Fact = tuple[str, str, str]
+
+
+def _build_triples(rows: list[_Row]) -> list[pyoxigraph.Triple]:
+    """Mint each name once (comprehensions, not per-row calls: this is the hot path)."""
+    literal_relations = _literal_relations(rows)
+    facts = dict.fromkeys((row.subject, row.relation, row.obj) for row in rows)  # de-duplicated, in order
+    entities = _entity_nodes(facts, literal_relations)
+    relations = {rel: pyoxigraph.NamedNode(naming.relation_iri(rel)) for rel in dict.fromkeys(r for _, r, _ in facts)}
+    literals = {o: _typed_literal(o) for _, r, o in facts if r in literal_relations}
+    triples = [
+        pyoxigraph.Triple(entities[s], relations[r], literals[o] if r in literal_relations else entities[o])
+        for s, r, o in facts
+    ]
+    return triples + _labels(entities, relations)
+
+
+def _entity_nodes(facts: Iterable[_Fact], literal_relations: set[str]) -> dict[str, pyoxigraph.NamedNode]:
+    """Subjects are always entities; objects only where their relation is not literal-valued."""
+    names: dict[str, None] = {}
+    for s, r, o in facts:
+        names[s] = None
+        if r not in literal_relations:
+            names[o] = None
+    return {name: pyoxigraph.NamedNode(naming.entity_iri(name)) for name in names}
+
+
+def _typed_literal(value: str) -> pyoxigraph.Literal:
+    datatype = _literal_datatype(value)
+    if datatype is None:  # a tolerated outlier in a numeric relation
+        return pyoxigraph.Literal(value)
+    return pyoxigraph.Literal(value, datatype=_DATATYPES[datatype])
+
+
+def _labels(
+    entities: dict[str, pyoxigraph.NamedNode], relations: dict[str, pyoxigraph.NamedNode]
+) -> list[pyoxigraph.Triple]:
+    """One rdfs:label per minted IRI: the engine finds entities and relations by label."""
+    labels = [pyoxigraph.Triple(node, _LABEL, pyoxigraph.Literal(name)) for name, node in entities.items()]
+    labels += [
+        pyoxigraph.Triple(node, _LABEL, pyoxigraph.Literal(name.replace("_", " "))) for name, node in relations.items()
+    ]
+    return labels

@@ -1,0 +1,187 @@
+"""The embedded KG: a pyoxigraph (RocksDB) store persisted on disk.
+
+A file is parsed once. Its store lives under `<cache_root>/stores/<content hash>/`,
+so a restart opens it in milliseconds, and a changed file gets a new store (and a
+new fingerprint) instead of stale answers. A store is built in a scratch folder and
+renamed into place only when complete: a failed load never leaves a half-built
+store where a good one is looked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from .base import Bindings, KGError, LoadError, QueryError, QueryTimeout, StoreInfo, Term
+from .loader import DEFAULT_MAX_BYTES, ParsedGraph, parse_file
+
+# Bump when the loader's output for the same file changes, so old stores are not reused.
+STORE_FORMAT_VERSION = "1"
+DEFAULT_CACHE_ROOT = Path.home() / ".cache" / "kgscout"
+DEFAULT_MAX_ROWS = 100_000
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class OxigraphStore:
+    """A read-only view of one loaded graph; see the module docstring for the life cycle."""
+
+    def __init__(self, store: ox.Store, info: StoreInfo, max_rows: int = DEFAULT_MAX_ROWS):
+        self._store = store
+        self._info = info
+        self.max_rows = max_rows
+
+    # ----------------------------------------------------------------- opening
+    @classmethod
+    def from_file(
+        cls,
+        path: str | os.PathLike,
+        cache_root: str | os.PathLike | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> "OxigraphStore":
+        """Open the store for this file, building it on first use."""
+        path = Path(path)
+        if not path.is_file():
+            raise LoadError(f"no such file: {path}", path=str(path))
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise LoadError(
+                f"file is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB", path=str(path)
+            )
+        sha = file_sha256(path)
+        root = Path(cache_root or DEFAULT_CACHE_ROOT) / "stores"
+        target = root / f"{sha[:24]}-v{STORE_FORMAT_VERSION}"
+        if not (target / "READY").is_file():
+            _build(parse_file(path, max_bytes=max_bytes), target)
+        return cls.open(target)
+
+    @classmethod
+    def from_parsed(cls, parsed: ParsedGraph, cache_root: str | os.PathLike | None = None) -> "OxigraphStore":
+        root = Path(cache_root or DEFAULT_CACHE_ROOT) / "stores"
+        target = root / f"{parsed.sha256[:24]}-v{STORE_FORMAT_VERSION}"
+        if not (target / "READY").is_file():
+            _build(parsed, target)
+        return cls.open(target)
+
+    @classmethod
+    def open(cls, folder: str | os.PathLike) -> "OxigraphStore":
+        folder = Path(folder)
+        meta = json.loads((folder / "READY").read_text())
+        store = ox.Store.read_only(str(folder / "db"))
+        info = StoreInfo(
+            name=meta["name"],
+            kind="embedded",
+            location=meta["source"],
+            fingerprint=meta["fingerprint"],
+            triples=meta["triples"],
+            extra={"format": meta["format"], "folder": str(folder)},
+        )
+        return cls(store, info)
+
+    @classmethod
+    def in_memory(cls, parsed: ParsedGraph) -> "OxigraphStore":
+        """A throwaway store, for tests and tiny uploads that need no persistence."""
+        store = ox.Store()
+        store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object) for t in parsed.triples)
+        return cls(store, _info_for(parsed, location=parsed.source))
+
+    # ----------------------------------------------------------------- querying
+    @property
+    def info(self) -> StoreInfo:
+        return self._info
+
+    def select(self, sparql: str, timeout_s: float | None = None) -> Bindings:
+        """Run a SELECT. pyoxigraph has no cancel, so the deadline is checked per row."""
+        start = time.perf_counter()
+        try:
+            solutions = self._store.query(sparql)
+        except (SyntaxError, ValueError, OSError) as err:
+            raise QueryError(f"query failed: {err}") from err
+        if not isinstance(solutions, ox.QuerySolutions):
+            raise QueryError("only SELECT queries are supported here")
+        names = tuple(v.value for v in solutions.variables)
+        rows: list[tuple[Term | None, ...]] = []
+        truncated = False
+        try:
+            for solution in solutions:
+                if len(rows) >= self.max_rows:
+                    truncated = True
+                    break
+                rows.append(tuple(_term(solution[i]) for i in range(len(names))))
+                if timeout_s is not None and time.perf_counter() - start > timeout_s:
+                    raise QueryTimeout(f"query ran past {timeout_s:g} s")
+        except (OSError, ValueError) as err:
+            raise QueryError(f"query failed: {err}") from err
+        elapsed = (time.perf_counter() - start) * 1000
+        if timeout_s is not None and elapsed > timeout_s * 1000:
+            raise QueryTimeout(f"query ran past {timeout_s:g} s")
+        return Bindings(names, tuple(rows), truncated, elapsed)
+
+    def close(self) -> None:
+        self._store = None  # RocksDB closes when the last reference goes
+
+
+def _term(node: object) -> Term | None:
+    if node is None:
+        return None
+    if isinstance(node, ox.NamedNode):
+        return Term("iri", node.value)
+    if isinstance(node, ox.Literal):
+        return Term("literal", node.value, node.datatype.value, node.language)
+    if isinstance(node, ox.BlankNode):
+        return Term("bnode", node.value)
+    raise KGError(f"unexpected term in result: {node!r}")
+
+
+def _info_for(parsed: ParsedGraph, location: str) -> StoreInfo:
+    return StoreInfo(
+        name=Path(parsed.source).name,
+        kind="embedded",
+        location=location,
+        fingerprint=f"oxigraph:{parsed.sha256}:v{STORE_FORMAT_VERSION}",
+        triples=len(parsed.triples),
+        extra={"format": parsed.format},
+    )
+
+
+def _build(parsed: ParsedGraph, target: Path) -> None:
+    """Write the store into a scratch folder, then rename it into place in one step."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists() and not (target / "READY").is_file():
+        shutil.rmtree(target, ignore_errors=True)  # a folder without its marker is not trusted
+    scratch = target.parent / f".{target.name}.tmp-{os.getpid()}-{time.time_ns()}"
+    try:
+        scratch.mkdir()
+        store = ox.Store(str(scratch / "db"))
+        store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object) for t in parsed.triples)
+        store.flush()
+        triples = len(store)
+        del store
+        info = _info_for(parsed, location=parsed.source)
+        meta = {
+            "name": info.name,
+            "source": str(parsed.source),
+            "fingerprint": info.fingerprint,
+            "triples": triples,
+            "format": parsed.format,
+        }
+        (scratch / "READY").write_text(json.dumps(meta))
+        try:
+            os.replace(scratch, target)
+        except OSError:
+            if not (target / "READY").is_file():  # not a lost race with another process
+                raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

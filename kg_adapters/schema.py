@@ -1,0 +1,486 @@
+"""The schema of a KG: classes, relations with domain and range, readable names.
+
+Declared schemas (rdf:type, rdfs:domain/range, rdfs:label, rdfs:comment, skos) are
+read as they are. Where the data says nothing, as with bare `subject|relation|object`
+files, the schema is *induced*: every relation has two roles (its subjects and its
+objects); roles filled by largely the same entities are merged into one class, so
+the objects of `directed_by`, `written_by` and `starred_actors` become one class of
+people. Literal roles become datatype classes (year, integer, decimal, date, text).
+
+Everything is computed through `KGStore.select`, so an endpoint is described the
+same way as the embedded store; role samples are capped so a large endpoint stays
+affordable.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .base import (
+    ANNOTATION_PREDICATES,
+    OWL_CLASS,
+    RDF_TYPE,
+    RDFS_CLASS,
+    RDFS_COMMENT,
+    RDFS_DOMAIN,
+    RDFS_LABEL,
+    RDFS_RANGE,
+    SKOS_DEFINITION,
+    SKOS_PREF_LABEL,
+    XSD,
+    KGStore,
+    Term,
+)
+from .naming import class_iri, local_name
+
+SUBJECT, OBJECT = "subject", "object"
+
+
+@dataclass(frozen=True)
+class Role:
+    """One side of a relation: the entities that appear as its subjects or objects."""
+
+    relation: str  # relation IRI
+    side: str  # SUBJECT | OBJECT
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    iri: str
+    name: str  # the name programs use, unique within the schema
+    label: str
+    description: str = ""
+    induced: bool = False
+    roles: tuple[Role, ...] = ()  # induced classes: membership is filling one of these roles
+    datatype: str | None = None  # literal classes: the XSD datatype IRI
+    kind: str = "entity"  # "entity" | "year" | "integer" | "decimal" | "date" | "text"
+    size: int = 0
+
+    @property
+    def is_literal(self) -> bool:
+        return self.kind != "entity"
+
+
+@dataclass(frozen=True)
+class RelationInfo:
+    iri: str
+    name: str  # the name programs use, unique within the schema
+    label: str  # forward reading: "directed by"
+    reverse_label: str  # reverse reading: "directed"
+    description: str = ""
+    domain: str = ""  # class name
+    range: str = ""  # class name
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Schema:
+    classes: tuple[ClassInfo, ...]
+    relations: tuple[RelationInfo, ...]
+    induced: bool = False
+    _by_name: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, ClassInfo | RelationInfo] = {}
+        for item in (*self.classes, *self.relations):
+            index.setdefault(item.name, item)
+            index.setdefault(item.iri, item)
+        self._by_name.update(index)
+
+    def lookup(self, name_or_iri: str) -> ClassInfo | RelationInfo | None:
+        return self._by_name.get(name_or_iri)
+
+    def relation(self, name_or_iri: str) -> RelationInfo | None:
+        item = self.lookup(name_or_iri)
+        return item if isinstance(item, RelationInfo) else None
+
+    def class_(self, name_or_iri: str) -> ClassInfo | None:
+        item = self.lookup(name_or_iri)
+        return item if isinstance(item, ClassInfo) else None
+
+    def literal_kind(self, relation: RelationInfo) -> str:
+        """"entity" for relations to entities, else the kind of literal they hold."""
+        target = self.class_(relation.range)
+        return target.kind if target else "entity"
+
+    # ------------------------------------------------------------ persistence
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "induced": self.induced,
+                "classes": [asdict(c) for c in self.classes],
+                "relations": [asdict(r) for r in self.relations],
+            },
+            indent=1,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "Schema":
+        data = json.loads(text)
+        classes = tuple(
+            ClassInfo(**{**c, "roles": tuple(Role(**r) for r in c["roles"])}) for c in data["classes"]
+        )
+        relations = tuple(RelationInfo(**r) for r in data["relations"])
+        return cls(classes, relations, data["induced"])
+
+    def describe(self) -> str:
+        """A plain-text listing, for the CLI and for LLM prompts."""
+        lines = ["Classes:"]
+        for c in sorted(self.classes, key=lambda c: (-c.size, c.name)):
+            origin = "literal" if c.is_literal else "induced" if c.induced else "declared"
+            kind = f", {c.kind} literals" if c.is_literal else ""
+            desc = f" - {c.description}" if c.description else ""
+            lines.append(f"  {c.name:<16} {c.size:>8} members ({origin}{kind}){desc}")
+        lines.append("Relations (domain -> relation -> range):")
+        for r in sorted(self.relations, key=lambda r: r.name):
+            lines.append(
+                f"  {r.domain} -> {r.name} -> {r.range}    "
+                f'"{r.label}" / reverse "{r.reverse_label}", {r.count} triples'
+            )
+        return "\n".join(lines)
+
+
+# ====================================================================== reading
+@dataclass(frozen=True)
+class InductionConfig:
+    sample: int = 50_000  # distinct fillers fetched per role
+    min_overlap_share: float = 0.05  # of the smaller role, for two roles to be one class
+    min_overlap_count: int = 20  # shared fillers, scaled down for tiny graphs
+    timeout_s: float = 60.0
+
+
+def read_schema(store: KGStore, config: InductionConfig = InductionConfig()) -> Schema:
+    """The declared schema where there is one, induced wherever it is missing."""
+    return _SchemaReader(store, config).read()
+
+
+def cached_schema(store: KGStore, cache_dir: str | Path, config: InductionConfig = InductionConfig()) -> Schema:
+    """Schema induction costs seconds; keep it next to the store, keyed by fingerprint."""
+    key = re.sub(r"[^A-Za-z0-9]+", "_", store.info.fingerprint)[-80:]
+    path = Path(cache_dir) / "schemas" / f"{key}.json"
+    if path.is_file():
+        return Schema.from_json(path.read_text())
+    schema = read_schema(store, config)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(schema.to_json())
+    tmp.replace(path)
+    return schema
+
+
+class _SchemaReader:
+    def __init__(self, store: KGStore, config: InductionConfig):
+        self.store = store
+        self.config = config
+
+    def _rows(self, sparql: str) -> list[tuple[Term | None, ...]]:
+        return list(self.store.select(sparql, timeout_s=self.config.timeout_s).rows)
+
+    def read(self) -> Schema:
+        relations = self._relations()
+        types = self._declared_types()
+        items = [*relations, *types]
+        labels = self._annotations(items, RDFS_LABEL, SKOS_PREF_LABEL)
+        comments = self._annotations(items, RDFS_COMMENT, SKOS_DEFINITION)
+        declared_ranges = self._declared(RDFS_RANGE)
+        declared_domains = self._declared(RDFS_DOMAIN)
+
+        fillers = {
+            Role(p, side): self._fillers(p, side) for p in relations for side in (SUBJECT, OBJECT)
+        }
+        role_class: dict[Role, str] = {}  # role -> class IRI
+        classes: dict[str, ClassInfo] = {}
+        for iri, size in types.items():
+            classes[iri] = ClassInfo(iri, "", labels.get(iri, ""), comments.get(iri, ""), size=size)
+        for p in relations:
+            for side, declared in ((SUBJECT, declared_domains), (OBJECT, declared_ranges)):
+                role = Role(p, side)
+                literal = _literal_kind(fillers[role], p)
+                if literal is not None:
+                    dt_iri, kind = literal
+                    classes.setdefault(kind, ClassInfo(dt_iri, kind, kind, _KIND_TEXT[kind], datatype=dt_iri, kind=kind))
+                    role_class[role] = kind
+                elif p in declared and declared[p] in classes:
+                    role_class[role] = declared[p]
+                elif types:
+                    common = self._common_type(p, side)
+                    if common:
+                        role_class[role] = common
+        induced = [r for r in fillers if r not in role_class and fillers[r]]
+        for group in _merge_roles(induced, fillers, self.config):
+            members = set().union(*(fillers[r] for r in group))
+            name = _induced_name(group)
+            iri = class_iri(name)
+            classes[iri] = ClassInfo(
+                iri, name, name, _induced_description(group), induced=True, roles=tuple(sorted(group, key=_role_key)), size=len(members)
+            )
+            for role in group:
+                role_class[role] = iri
+        for key, info in list(classes.items()):
+            if info.is_literal:
+                members = set().union(*(fillers[r] for r, c in role_class.items() if c == key))
+                classes[key] = _replace(info, size=len(members))
+        classes = _unique_names(classes)
+        rels = tuple(
+            _relation_info(p, n, labels, comments, classes, role_class) for p, n in sorted(relations.items())
+        )
+        used = {r.domain for r in rels} | {r.range for r in rels}
+        kept = tuple(c for c in classes.values() if c.name in used or not c.is_literal)
+        return Schema(kept, rels, induced=any(c.induced for c in kept))
+
+    # ------------------------------------------------------------ queries
+    def _relations(self) -> dict[str, int]:
+        rows = self._rows("SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p")
+        return {p.value: int(n.value) for p, n in rows if p and p.value not in ANNOTATION_PREDICATES}
+
+    def _declared_types(self) -> dict[str, int]:
+        rows = self._rows(f"SELECT ?c (COUNT(?x) AS ?n) WHERE {{ ?x <{RDF_TYPE}> ?c }} GROUP BY ?c")
+        types = {c.value: int(n.value) for c, n in rows if c and c.is_iri}
+        for meta in (RDFS_CLASS, OWL_CLASS, "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property",
+                     "http://www.w3.org/2002/07/owl#ObjectProperty", "http://www.w3.org/2002/07/owl#DatatypeProperty"):
+            types.pop(meta, None)
+        declared = self._rows(
+            f"SELECT DISTINCT ?c WHERE {{ {{ ?c <{RDF_TYPE}> <{RDFS_CLASS}> }} UNION {{ ?c <{RDF_TYPE}> <{OWL_CLASS}> }} }}"
+        )
+        for (c,) in declared:
+            if c and c.is_iri:
+                types.setdefault(c.value, 0)
+        return types
+
+    def _annotations(self, items: list[str], *predicates: str) -> dict[str, str]:
+        """One English (or untagged) annotation per schema item; the first predicate wins."""
+        if not items:
+            return {}
+        values = " ".join(f"<{iri}>" for iri in items)
+        best: dict[str, tuple[int, str]] = {}
+        for rank, pred in enumerate(predicates):
+            for x, text in self._rows(f"SELECT ?x ?l WHERE {{ VALUES ?x {{ {values} }} ?x <{pred}> ?l }}"):
+                if not (x and text):
+                    continue
+                english = (text.lang or "en").startswith("en")
+                score = rank * 10 + (0 if english else 5)
+                if x.value not in best or score < best[x.value][0]:
+                    best[x.value] = (score, text.value)
+        return {k: v for k, (_, v) in best.items()}
+
+    def _declared(self, predicate: str) -> dict[str, str]:
+        return {p.value: c.value for p, c in self._rows(f"SELECT ?p ?c WHERE {{ ?p <{predicate}> ?c }}") if p and c}
+
+    def _fillers(self, relation: str, side: str) -> set[Term]:
+        var = "?s" if side == SUBJECT else "?o"
+        rows = self._rows(f"SELECT DISTINCT {var} WHERE {{ ?s <{relation}> ?o }} LIMIT {self.config.sample}")
+        return {row[0] for row in rows if row[0] is not None}
+
+    def _common_type(self, relation: str, side: str) -> str | None:
+        pattern = f"?x <{relation}> [] ." if side == SUBJECT else f"[] <{relation}> ?x ."
+        rows = self._rows(
+            f"SELECT ?c (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {pattern} ?x <{RDF_TYPE}> ?c }} GROUP BY ?c ORDER BY DESC(?n) LIMIT 1"
+        )
+        return rows[0][0].value if rows and rows[0][0] else None
+
+
+# ================================================================ literal typing
+_KIND_TEXT = {
+    "year": "A calendar year.",
+    "integer": "A whole number.",
+    "decimal": "A number with a fraction.",
+    "date": "A calendar date.",
+    "text": "A piece of text.",
+}
+_KIND_DATATYPE = {
+    "year": XSD + "integer",
+    "integer": XSD + "integer",
+    "decimal": XSD + "decimal",
+    "date": XSD + "date",
+    "text": XSD + "string",
+}
+_INTEGER_TYPES = {XSD + t for t in ("integer", "int", "long", "short", "nonNegativeInteger", "positiveInteger")}
+_DECIMAL_TYPES = {XSD + t for t in ("decimal", "double", "float")}
+
+
+def _literal_kind(fillers: set[Term], relation: str) -> tuple[str, str] | None:
+    """(datatype IRI, kind) when the role holds literals, else None."""
+    literals = [t for t in fillers if t.is_literal]
+    if not literals or len(literals) < len(fillers) / 2:
+        return None
+    datatypes = Counter(t.datatype for t in literals)
+    top = datatypes.most_common(1)[0][0]
+    if top == XSD + "gYear":
+        return top, "year"
+    if top in _INTEGER_TYPES:
+        values = [int(t.value) for t in literals if re.fullmatch(r"[+-]?\d+", t.value)]
+        yearish = values and all(1000 <= v <= 2100 for v in values)
+        if yearish and ("year" in local_name(relation).lower() or len(set(values)) >= 5):
+            return top, "year"
+        return top, "integer"
+    if top in _DECIMAL_TYPES:
+        return top, "decimal"
+    if top in (XSD + "date", XSD + "dateTime"):
+        return top, "date"
+    return _KIND_DATATYPE["text"], "text"
+
+
+# ================================================================ induction
+def _role_key(role: Role) -> tuple[str, str]:
+    return (local_name(role.relation), role.side)
+
+
+def _merge_roles(roles: list[Role], fillers: dict[Role, set[Term]], config: InductionConfig) -> list[list[Role]]:
+    """Union roles whose fillers overlap well beyond name collisions.
+
+    Entities of unrelated kinds share a few names by accident (a film and a tag both
+    called "Crash"); roles of one kind share hundreds. So two roles merge when they
+    share a real count of fillers *and* a share of the smaller role.
+    """
+    parent = {r: r for r in roles}
+
+    def find(r: Role) -> Role:
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    universe = len(set().union(*(fillers[r] for r in roles))) if roles else 0
+    min_count = max(2, min(config.min_overlap_count, universe // 1000 + 2))
+    ordered = sorted(roles, key=_role_key)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            shared = len(fillers[a] & fillers[b])
+            smaller = min(len(fillers[a]), len(fillers[b]))
+            if shared >= min_count and shared >= config.min_overlap_share * smaller:
+                parent[find(a)] = find(b)
+    groups: dict[Role, list[Role]] = {}
+    for r in ordered:
+        groups.setdefault(find(r), []).append(r)
+    return list(groups.values())
+
+
+# Cue words in relation names that say what kind of thing a subject class is.
+_SUBJECT_CUES = {
+    "movie": {"directed", "director", "starred", "actors", "actor", "imdb", "cast", "screenplay", "film"},
+    "book": {"isbn", "publisher", "pages", "author", "illustrated"},
+    "person": {"born", "birth", "died", "death", "spouse", "nationality", "occupation", "parent", "child"},
+    "place": {"population", "capital", "located", "area", "elevation", "latitude", "longitude"},
+    "organisation": {"founded", "founder", "headquarters", "employees", "ceo"},
+    "song": {"album", "performer", "lyrics", "composer"},
+}
+# Agent nouns for "<verb>_by" relations; a class filled by several of these is people.
+_AGENTS = {
+    "directed": "director", "written": "writer", "produced": "producer", "composed": "composer",
+    "created": "creator", "edited": "editor", "performed": "performer", "founded": "founder",
+    "painted": "painter", "designed": "designer", "narrated": "narrator", "illustrated": "illustrator",
+    "authored": "author", "owned": "owner", "played": "player", "sung": "singer",
+}
+_PERSON_NOUNS = set(_AGENTS.values()) | {"actor", "author", "star", "artist", "spouse", "parent", "child", "member"}
+
+
+def _words(relation: str) -> list[str]:
+    return [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", local_name(relation)) if w]
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _object_noun(relation: str) -> str:
+    """What the objects of a relation are called: directed_by -> director, has_tags -> tag."""
+    words = [w.lower() for w in _words(relation)]
+    if len(words) >= 2 and words[-1] == "by":
+        return _AGENTS.get(words[-2], words[-2] + "er")
+    words = [w for w in words if w not in {"has", "have", "in", "is", "of", "the", "a"}] or words
+    while len(words) > 1 and words[0].endswith("ed"):  # starred_actors -> actor
+        words = words[1:]
+    return " ".join(words[:-1] + [_singular(words[-1])])
+
+
+def _induced_name(group: list[Role]) -> str:
+    objects = [r for r in group if r.side == OBJECT]
+    subjects = [r for r in group if r.side == SUBJECT]
+    if objects and len(objects) >= len(subjects):
+        nouns = sorted({_object_noun(r.relation) for r in objects})
+        if len(nouns) > 1 and all(n in _PERSON_NOUNS for n in nouns):
+            return "person"
+        return nouns[0] if len(nouns) == 1 else " or ".join(nouns[:3])
+    cues = Counter()
+    for role in subjects:
+        words = {w.lower() for w in _words(role.relation)}
+        for kind, vocab in _SUBJECT_CUES.items():
+            cues[kind] += len(words & vocab)
+    if cues and cues.most_common(1)[0][1] > 0:
+        return cues.most_common(1)[0][0]
+    return "thing with " + local_name(sorted(subjects, key=_role_key)[0].relation)
+
+
+def _induced_description(group: list[Role]) -> str:
+    parts = [
+        f"{'subject' if r.side == SUBJECT else 'object'} of {local_name(r.relation)}"
+        for r in sorted(group, key=_role_key)
+    ]
+    return "Induced from the data: entities that are the " + ", ".join(parts) + "."
+
+
+# ================================================================ assembly
+def _replace(info: ClassInfo, **changes) -> ClassInfo:
+    return ClassInfo(**{**asdict(info), "roles": info.roles, **changes})
+
+
+def _unique_names(classes: dict[str, ClassInfo]) -> dict[str, ClassInfo]:
+    """Give every class a program name: its label or local name, made unique."""
+    taken: set[str] = set()
+    out: dict[str, ClassInfo] = {}
+    for key, info in sorted(classes.items(), key=lambda kv: (not kv[1].induced, -kv[1].size, kv[0])):
+        base = _program_name(info.name or local_name(info.iri))
+        name, n = base, 2
+        while name in taken:
+            name, n = f"{base}_{n}", n + 1
+        taken.add(name)
+        label = info.label or local_name(info.iri)
+        out[key] = _replace(info, name=name, label=label)
+    return out
+
+
+def _program_name(text: str) -> str:
+    return re.sub(r"\W+", "_", text.strip()).strip("_") or "thing"
+
+
+def _relation_info(
+    iri: str,
+    count: int,
+    labels: dict[str, str],
+    comments: dict[str, str],
+    classes: dict[str, ClassInfo],
+    role_class: dict[Role, str],
+) -> RelationInfo:
+    label = labels.get(iri) or " ".join(_words(iri)).lower()
+    domain = classes.get(role_class.get(Role(iri, SUBJECT), ""))
+    range_ = classes.get(role_class.get(Role(iri, OBJECT), ""))
+    return RelationInfo(
+        iri=iri,
+        name=_program_name(local_name(iri)),
+        label=label,
+        reverse_label=_reverse_label(label),
+        description=comments.get(iri, ""),
+        domain=domain.name if domain else "",
+        range=range_.name if range_ else "",
+        count=count,
+    )
+
+
+def _reverse_label(label: str) -> str:
+    """Read a relation backwards: "directed by" -> "directed", "has genre" -> "genre of"."""
+    words = label.split()
+    if len(words) >= 2 and words[-1] == "by":
+        return " ".join(words[:-1])
+    if len(words) >= 2 and words[0] in {"has", "have", "in"}:
+        return " ".join(words[1:]) + " of"
+    return f"{label} of"
