@@ -19,6 +19,7 @@ from kg_adapters.naming import local_name
 from kg_adapters.schema import Schema
 
 from .sexpr import Count, Entity, Program, ProgramError, entities, parse, to_text, transform
+from .validate import validate
 from .to_sparql import COUNT_VAR, LABEL_VAR, label_lookup_sparql, to_sparql
 
 
@@ -102,6 +103,7 @@ class Executor:
     def compile(self, program: Program | str) -> tuple[Program, str]:
         parsed = parse(program) if isinstance(program, str) else program
         try:
+            validate(parsed, self.schema)
             resolved = self.resolve(parsed)
             return resolved, to_sparql(resolved, self.schema)
         except ProgramError as err:

@@ -317,7 +317,7 @@ _PRINT: dict[type, Callable[[Node], str]] = {
     Entity: lambda n: f"<{n.ref}>" if n.is_iri else quote_label(n.ref),
     Literal: lambda n: n.value,
     Class: lambda n: n.name,
-    Relation: lambda n: n.name,
+    Relation: lambda n: f"<{n.name}>" if ":" in n.name else n.name,
     Reverse: lambda n: f"(R {to_text(n.relation)})",
     Chain: lambda n: f"(JOIN {to_text(n.first)} {to_text(n.second)})",
     Join: lambda n: f"(JOIN {to_text(n.relation)} {to_text(n.arg)})",

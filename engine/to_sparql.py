@@ -35,6 +35,7 @@ from .sexpr import (
     Superlative,
     entities,
 )
+from .validate import class_info, relation_info
 
 ANSWER_VAR = "x"
 LABEL_VAR = "label"
@@ -72,18 +73,10 @@ class _Context:
         return f"?{stem}{next(self.counter)}"
 
     def relation_iri(self, rel: Relation) -> str:
-        info = self.schema.relation(rel.name)
-        if info is None:
-            if ":" in rel.name:  # an IRI written in full
-                return iri(rel.name)
-            raise ProgramError(f"unknown relation {rel.name!r}", rel.pos)
-        return iri(info.iri)
+        return iri(relation_info(rel, self.schema).iri)
 
     def class_info(self, node: Class) -> ClassInfo:
-        info = self.schema.class_(node.name)
-        if info is None:
-            raise ProgramError(f"unknown class {node.name!r}", node.pos)
-        return info
+        return class_info(node, self.schema)
 
 
 Patterns = list[str]

@@ -96,7 +96,8 @@ _NT_LINE = re.compile(
     rf"\s*(?:{_IRI}|{_BNODE})\s*{_IRI}\s*(?:{_IRI}|{_BNODE}|{_LITERAL})"
     rf"\s*(?P<graph>{_IRI}|{_BNODE})?\s*\.\s*(?:#.*)?"
 )
-_DIRECTIVE = re.compile(r"(?:@prefix|@base)\b|(?:prefix|base)\s", re.IGNORECASE)
+# Strict enough that a delimited line like "Base jumping|has_genre|Sport" is no directive.
+_DIRECTIVE = re.compile(r"@?(?:prefix\s+[\w.-]*:\s*<|base\s+<)", re.IGNORECASE)
 _GRAPH_BLOCK = re.compile(
     rf"^\s*(?:GRAPH\s+)?(?:{_IRI}|[\w-]*:[\w.-]*|{_BNODE})?\s*\{{", re.MULTILINE | re.IGNORECASE
 )
@@ -270,7 +271,8 @@ def _sniff_lines(lines: list[str], start: str, hint: str | None) -> str | None:
         return "nquads" if any(m["graph"] for m in matches) else "ntriples"
     if rdf_text:
         return hint  # let the parser name the bad line
-    if _split_count(lines[0], ("|", "\t")) == 3:
+    delimiter = _delimiter_for(lines[0])
+    if delimiter in ("|", "\t"):
         return "delimited"  # before the '<' checks: names like "<odd>" or "{x}" exist
     if start.startswith(("<", "_:")) and not _XML_ELEMENT.match(start):
         return "turtle"
@@ -278,19 +280,19 @@ def _sniff_lines(lines: list[str], start: str, hint: str | None) -> str | None:
         return "trig"
     if start.startswith("<"):
         return "rdfxml"
-    if _split_count(lines[0], (",",)) == 3:
-        return "delimited"
+    if delimiter or "|" in lines[0] or "\t" in lines[0]:
+        return "delimited"  # a malformed first line is best reported by the delimited reader
     return None
 
 
-def _split_count(line: str, delimiters: tuple[str, ...]) -> int:
-    """How many fields `line` has under the first of `delimiters` it contains (0: none)."""
-    for delimiter in delimiters:
-        if delimiter == ",":
-            return len(next(csv.reader([line])))
-        if delimiter in line:
-            return len(line.split(delimiter))
-    return 0
+def _delimiter_for(line: str) -> str | None:
+    """The delimiter that splits `line` into exactly three fields, pipe and tab first."""
+    for delimiter in ("|", "\t"):
+        if len(line.split(delimiter)) == 3:
+            return delimiter
+    if len(next(csv.reader([line]))) == 3:
+        return ","
+    return None
 
 
 def _data_lines(text: str, limit: int = 50) -> list[str]:
@@ -353,24 +355,21 @@ def _xml_error_line(text: str) -> int | None:
 
 
 def _parse_delimited(text: str, path: str) -> list[pyoxigraph.Triple]:
-    lines = _data_lines(text, limit=1)
+    lines = _data_lines(text[:_SNIFF_BYTES], limit=1)
     delimiter = _pick_delimiter(path, lines[0] if lines else "")
     rows = _skip_header(_read_rows(text, delimiter))
     return _build_triples(rows)
 
 
 def _pick_delimiter(path: str, first_line: str) -> str:
-    """The extension decides when it names one; otherwise the first line that splits in 3."""
+    """The extension decides when it names one; otherwise the first line's shape does."""
     by_extension = _EXTENSION_DELIMITERS.get(Path(path).suffix.lower())
     if by_extension:
         return by_extension
-    for delimiter in ("|", "\t"):
-        if len(first_line.split(delimiter)) == 3:
-            return delimiter
-    for delimiter in ("|", "\t"):
-        if delimiter in first_line:
-            return delimiter
-    return ","
+    by_shape = _delimiter_for(first_line)
+    if by_shape:
+        return by_shape
+    return next((d for d in ("|", "\t") if d in first_line), ",")
 
 
 def _read_rows(text: str, delimiter: str) -> Iterator[_Row]:

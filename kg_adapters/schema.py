@@ -72,8 +72,8 @@ class RelationInfo:
     label: str  # forward reading: "directed by"
     reverse_label: str  # reverse reading: "directed"
     description: str = ""
-    domain: str = ""  # class name
-    range: str = ""  # class name
+    domain: tuple[str, ...] = ()  # class names; several where rdfs:domain lists several
+    range: tuple[str, ...] = ()
     count: int = 0
 
 
@@ -104,7 +104,7 @@ class Schema:
 
     def literal_kind(self, relation: RelationInfo) -> str:
         """"entity" for relations to entities, else the kind of literal they hold."""
-        target = self.class_(relation.range)
+        target = self.class_(relation.range[0]) if relation.range else None
         return target.kind if target else "entity"
 
     # ------------------------------------------------------------ persistence
@@ -124,7 +124,9 @@ class Schema:
         classes = tuple(
             ClassInfo(**{**c, "roles": tuple(Role(**r) for r in c["roles"])}) for c in data["classes"]
         )
-        relations = tuple(RelationInfo(**r) for r in data["relations"])
+        relations = tuple(
+            RelationInfo(**{**r, "domain": tuple(r["domain"]), "range": tuple(r["range"])}) for r in data["relations"]
+        )
         return cls(classes, relations, data["induced"])
 
     def describe(self) -> str:
@@ -138,7 +140,7 @@ class Schema:
         lines.append("Relations (domain -> relation -> range):")
         for r in sorted(self.relations, key=lambda r: r.name):
             lines.append(
-                f"  {r.domain} -> {r.name} -> {r.range}    "
+                f"  {'|'.join(r.domain) or '?'} -> {r.name} -> {'|'.join(r.range) or '?'}    "
                 f'"{r.label}" / reverse "{r.reverse_label}", {r.count} triples'
             )
         return "\n".join(lines)
@@ -192,7 +194,7 @@ class _SchemaReader:
         fillers = {
             Role(p, side): self._fillers(p, side) for p in relations for side in (SUBJECT, OBJECT)
         }
-        role_class: dict[Role, str] = {}  # role -> class IRI
+        role_class: dict[Role, list[str]] = {}  # role -> class keys
         classes: dict[str, ClassInfo] = {}
         for iri, size in types.items():
             classes[iri] = ClassInfo(iri, "", labels.get(iri, ""), comments.get(iri, ""), size=size)
@@ -203,13 +205,13 @@ class _SchemaReader:
                 if literal is not None:
                     dt_iri, kind = literal
                     classes.setdefault(kind, ClassInfo(dt_iri, kind, kind, _KIND_TEXT[kind], datatype=dt_iri, kind=kind))
-                    role_class[role] = kind
-                elif p in declared and declared[p] in classes:
-                    role_class[role] = declared[p]
+                    role_class[role] = [kind]
+                elif any(c in classes for c in declared.get(p, ())):
+                    role_class[role] = [c for c in declared[p] if c in classes]
                 elif types:
                     common = self._common_type(p, side)
                     if common:
-                        role_class[role] = common
+                        role_class[role] = [common]
         induced = [r for r in fillers if r not in role_class and fillers[r]]
         for group in _merge_roles(induced, fillers, self.config):
             members = set().union(*(fillers[r] for r in group))
@@ -219,16 +221,16 @@ class _SchemaReader:
                 iri, name, name, _induced_description(group), induced=True, roles=tuple(sorted(group, key=_role_key)), size=len(members)
             )
             for role in group:
-                role_class[role] = iri
+                role_class[role] = [iri]
         for key, info in list(classes.items()):
             if info.is_literal:
-                members = set().union(*(fillers[r] for r, c in role_class.items() if c == key))
+                members = set().union(*(fillers[r] for r, cs in role_class.items() if key in cs))
                 classes[key] = _replace(info, size=len(members))
         classes = _unique_names(classes)
         rels = tuple(
             _relation_info(p, n, labels, comments, classes, role_class) for p, n in sorted(relations.items())
         )
-        used = {r.domain for r in rels} | {r.range for r in rels}
+        used = {name for r in rels for name in (*r.domain, *r.range)}
         kept = tuple(c for c in classes.values() if c.name in used or not c.is_literal)
         return Schema(kept, rels, induced=any(c.induced for c in kept))
 
@@ -267,8 +269,12 @@ class _SchemaReader:
                     best[x.value] = (score, text.value)
         return {k: v for k, (_, v) in best.items()}
 
-    def _declared(self, predicate: str) -> dict[str, str]:
-        return {p.value: c.value for p, c in self._rows(f"SELECT ?p ?c WHERE {{ ?p <{predicate}> ?c }}") if p and c}
+    def _declared(self, predicate: str) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for p, c in self._rows(f"SELECT ?p ?c WHERE {{ ?p <{predicate}> ?c }} ORDER BY ?p ?c"):
+            if p and c:
+                found.setdefault(p.value, []).append(c.value)
+        return found
 
     def _fillers(self, relation: str, side: str) -> set[Term]:
         var = "?s" if side == SUBJECT else "?o"
@@ -459,19 +465,21 @@ def _relation_info(
     labels: dict[str, str],
     comments: dict[str, str],
     classes: dict[str, ClassInfo],
-    role_class: dict[Role, str],
+    role_class: dict[Role, list[str]],
 ) -> RelationInfo:
     label = labels.get(iri) or " ".join(_words(iri)).lower()
-    domain = classes.get(role_class.get(Role(iri, SUBJECT), ""))
-    range_ = classes.get(role_class.get(Role(iri, OBJECT), ""))
+
+    def names(side: str) -> tuple[str, ...]:
+        return tuple(classes[k].name for k in role_class.get(Role(iri, side), []) if k in classes)
+
     return RelationInfo(
         iri=iri,
         name=_program_name(local_name(iri)),
         label=label,
         reverse_label=_reverse_label(label),
         description=comments.get(iri, ""),
-        domain=domain.name if domain else "",
-        range=range_.name if range_ else "",
+        domain=names(SUBJECT),
+        range=names(OBJECT),
         count=count,
     )
 

@@ -133,22 +133,12 @@ def test_rdf_format_loads_the_same_graph(tmp_path, fmt, ext, content):
     assert graph.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.mark.parametrize(
-    ("fmt", "content"),
-    [(fmt, content) for fmt, _, content in RDF_CASES if fmt != "trig"] + [("turtle", TRIG.replace("ex:g1 {", "").replace("GRAPH ex:g2 {", "").replace("}", ""))],
-    ids=["ntriples", "turtle", "rdfxml", "nquads", "jsonld", "turtle-from-trig"],
-)
-def test_content_decides_format_when_extension_is_generic(tmp_path, fmt, content):
+@pytest.mark.parametrize(("fmt", "ext", "content"), RDF_CASES, ids=[c[0] for c in RDF_CASES])
+def test_content_decides_format_when_extension_is_generic(tmp_path, fmt, ext, content):
     for name in ("graph.txt", "graph"):
         graph = load_text(tmp_path, name, content)
         assert graph.format == fmt
         assert set(graph.triples) == EXPECTED_RDF
-
-
-def test_trig_is_sniffed_from_graph_blocks(tmp_path):
-    graph = load_text(tmp_path, "graph.txt", TRIG)
-    assert graph.format == "trig"
-    assert set(graph.triples) == EXPECTED_RDF
 
 
 def test_named_graphs_fold_into_default_graph_without_duplicates(tmp_path):
@@ -226,18 +216,33 @@ def test_syntax_error_message_keeps_parser_detail(tmp_path):
 
 # --- delimited triples --------------------------------------------------------------
 
+MATRIX_ROWS = [
+    ("The Matrix", "directed_by", "Lana Wachowski"),
+    ("The Matrix", "release_year", "1999"),
+    ("The Matrix", "has_genre", "Sci-Fi"),
+]
+
+
+def delimited(delimiter: str, header: str = "", newline: str = "\n") -> str:
+    return header + "".join(delimiter.join(row) + newline for row in MATRIX_ROWS)
+
+
 DELIMITED_CASES = [
-    ("pipe", "kb.txt", "The Matrix|directed_by|Lana Wachowski\nThe Matrix|release_year|1999\nThe Matrix|has_genre|Sci-Fi\n"),
-    ("psv", "kb.psv", "The Matrix | directed_by | Lana Wachowski\nThe Matrix|release_year|1999\nThe Matrix|has_genre|Sci-Fi\n"),
-    ("tsv", "kb.tsv", "The Matrix\tdirected_by\tLana Wachowski\nThe Matrix\trelease_year\t1999\nThe Matrix\thas_genre\tSci-Fi\n"),
-    ("tsv-sniffed", "kb", "The Matrix\tdirected_by\tLana Wachowski\r\nThe Matrix\trelease_year\t1999\r\nThe Matrix\thas_genre\tSci-Fi\r\n"),
-    ("csv", "kb.csv", "subject,relation,object\nThe Matrix,directed_by,Lana Wachowski\n\"The Matrix\",release_year,1999\nThe Matrix,has_genre,Sci-Fi\n"),
-    ("csv-header-spo", "kb.csv", "s,p,o\nThe Matrix,directed_by,Lana Wachowski\nThe Matrix,release_year,1999\nThe Matrix,has_genre,Sci-Fi\n"),
-    ("pipe-header", "kb.txt", "head|relation|tail\nThe Matrix|directed_by|Lana Wachowski\nThe Matrix|release_year|1999\nThe Matrix|has_genre|Sci-Fi\n"),
+    ("pipe", "kb.txt", delimited("|")),
+    ("psv-padded", "kb.psv", delimited(" | ")),
+    ("tsv", "kb.tsv", delimited("\t")),
+    ("tsv-sniffed-crlf", "kb", delimited("\t", newline="\r\n")),
+    ("csv", "kb.csv", delimited(",", header="subject,relation,object\n")),
+    ("csv-quoted", "kb.txt", '"The Matrix",directed_by,Lana Wachowski\n"The Matrix",release_year,1999\n'
+     'The Matrix,"has_genre","Sci-Fi"\n'),
+    ("csv-header-spo", "kb.csv", delimited(",", header="s,p,o\n")),
+    ("pipe-header", "kb.txt", delimited("|", header="head|relation|tail\n")),
 ]
 EXPECTED_MATRIX = {
     pyoxigraph.Triple(ent("The Matrix"), rel("directed_by"), ent("Lana Wachowski")),
-    pyoxigraph.Triple(ent("The Matrix"), rel("release_year"), pyoxigraph.Literal("1999", datatype=pyoxigraph.NamedNode(XSD + "integer"))),
+    pyoxigraph.Triple(
+        ent("The Matrix"), rel("release_year"), pyoxigraph.Literal("1999", datatype=pyoxigraph.NamedNode(XSD + "integer"))
+    ),
     pyoxigraph.Triple(ent("The Matrix"), rel("has_genre"), ent("Sci-Fi")),
 }
 
@@ -434,3 +439,26 @@ def test_missing_file(tmp_path):
 def test_directory_is_refused(tmp_path):
     with pytest.raises(LoadError, match="not a file"):
         parse_file(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "head"),
+    [
+        ("kb", b"Base jumping|has_genre|Sport\n"),
+        ("kb", b"Prefix Trees|written_by|Someone\n"),
+        ("kb", b"A|B\tr\tC\n"),  # a pipe inside a TSV name
+        ("kb", b"A|r|B|C\n"),  # malformed first line: still delimited, so the reader names line 1
+    ],
+)
+def test_delimited_lines_that_resemble_other_formats(name, head):
+    assert detect_format(name, head) == "delimited"
+
+
+def test_tsv_with_pipe_in_a_name(tmp_path):
+    graph = load_text(tmp_path, "kb.txt", "A|B\tr\tC\n")
+    assert pyoxigraph.Triple(ent("A|B"), rel("r"), ent("C")) in graph.triples
+
+
+def test_malformed_first_line_of_generic_file_names_line_1(tmp_path):
+    error = load_error(tmp_path, "kb", "A|r|B|C\nD|r|E\n")
+    assert (error.line, str(error)) == (1, "line 1: expected subject|relation|object, got 4 fields")

@@ -1,0 +1,230 @@
+"""The language model, as the engine uses it: score continuations, generate a few beams, build a chat prompt.
+
+Scoring is the hot path. The reasoner scores many small batches of candidates after one long prompt
+(instructions + exemplars + question), so `score()` runs the prefix once, keeps its KV cache in a small LRU
+keyed by the prefix string, and runs each batch of continuations on top of a copy of that cache.
+`score_plain()` is the reference it must agree with: each prefix + continuation as its own forward pass.
+
+Tokenisation: the prefix and each continuation are tokenised separately and their ids concatenated, in both
+paths. So the prefix tokens are identical whatever follows, which is what lets one KV cache serve every
+continuation, and the two paths see exactly the same ids at the same positions. Tokens may therefore differ
+from tokenising prefix + continuation as one string at the seam; put the separating space at the start of
+the continuation (" Paris"), where BPE vocabularies expect it.
+
+One LLM is shared by all sessions of the app: every forward pass (and the prefix cache) sits behind a lock.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import torch
+
+from engine.models import DEFAULT_MODEL, load_model
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    name: str = DEFAULT_MODEL  # a registered name (engine.models.REGISTRY), a local model directory or a hub id
+    cache_dir: str | None = None  # where registered models are assembled and converted; None: ~/.cache/kgscout/models
+    device: str | None = None  # None: cuda if available, else cpu
+    dtype: str | None = None  # "bfloat16" | "float32" | None (bfloat16)
+    max_batch: int = 16  # continuations per forward pass in score()
+    prefix_cache_size: int = 8  # prefixes whose KV cache is kept
+    num_threads: int | None = None  # torch.set_num_threads, only when given
+
+
+@dataclass(frozen=True)
+class Beam:
+    text: str  # stripped, one line
+    logprob: float  # length-normalised: mean log-prob per generated token (incl. the stopping token)
+
+
+class LLM:
+    def __init__(self, model, tokenizer, config: LLMConfig = LLMConfig()):
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self.config = config
+        self.device = model.device
+        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0  # only at masked slots
+        self._lock = threading.RLock()
+        self._prefixes: OrderedDict[str, tuple] = OrderedDict()  # prefix -> (n_tokens, KV cache, logp of next)
+        self._newline_ids: list[int] | None = None
+
+    @classmethod
+    def load(cls, name_or_path: str = DEFAULT_MODEL, cache_dir: str | None = None, **overrides) -> "LLM":
+        """`overrides`: any other LLMConfig field (device, dtype, max_batch, ...)."""
+        return cls.from_config(LLMConfig(name=name_or_path, cache_dir=cache_dir, **overrides))
+
+    @classmethod
+    def from_config(cls, config: LLMConfig) -> "LLM":
+        if config.num_threads:
+            torch.set_num_threads(config.num_threads)
+        dtype = getattr(torch, config.dtype) if config.dtype else None
+        model, tokenizer = load_model(config.name, config.cache_dir, device=config.device, dtype=dtype)
+        return cls(model, tokenizer, config)
+
+    # ------------------------------------------------------------------------------------------ tokens
+
+    def encode_prefix(self, text: str) -> list[int]:
+        """The tokenizer's own start-of-text convention (a BOS where it adds one); never empty."""
+        ids = self.tokenizer(text).input_ids
+        if not ids:  # something must predict the first continuation token
+            start = self.tokenizer.bos_token_id
+            ids = [start if start is not None else self.tokenizer.eos_token_id]
+        return ids
+
+    def encode_continuation(self, text: str) -> list[int]:
+        ids = self.tokenizer(text, add_special_tokens=False).input_ids
+        if not ids:
+            raise ValueError(f"empty continuation {text!r}: nothing to score")
+        return ids
+
+    def chat_prompt(self, system: str, user: str, assistant_prefix: str = "") -> str:
+        """The model's chat template up to the assistant's turn, plus `assistant_prefix` to continue from."""
+        messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": user}]
+        if self.tokenizer.chat_template:
+            text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        else:  # a base model: plain text
+            text = "".join(m["content"] + "\n\n" for m in messages)
+        return text + assistant_prefix
+
+    # ----------------------------------------------------------------------------------------- scoring
+
+    def _forward(self, ids, **kwargs):
+        return self.model(input_ids=ids.to(self.device), **kwargs)
+
+    def _prefix_state(self, prefix: str) -> tuple:
+        """(P, KV cache of the prefix for batch 1, log-probs of the token after it (V,)), from the LRU."""
+        state = self._prefixes.get(prefix)
+        if state is not None:
+            self._prefixes.move_to_end(prefix)
+            return state
+        ids = torch.tensor([self.encode_prefix(prefix)])  # (1, P)
+        out = self._forward(ids, use_cache=True)
+        next_logp = out.logits[0, -1].float().log_softmax(-1)  # (V,)
+        state = (ids.shape[1], out.past_key_values, next_logp)
+        self._prefixes[prefix] = state
+        while len(self._prefixes) > self.config.prefix_cache_size:
+            self._prefixes.popitem(last=False)
+        return state
+
+    def score(self, prefix: str, continuations: list[str]) -> list[float]:
+        """Mean per-token log P(continuation | prefix) for each continuation, reusing the prefix's KV cache."""
+        with self._lock, torch.inference_mode():
+            P, prefix_cache, next_logp = self._prefix_state(prefix)
+            conts = [self.encode_continuation(c) for c in continuations]
+            scores: list[float] = []
+            for i in range(0, len(conts), self.config.max_batch):
+                batch = conts[i : i + self.config.max_batch]
+                B, L = len(batch), max(len(c) for c in batch)
+                ids = torch.full((B, L), self.pad_id)  # (B, L) right-padded
+                mask = torch.zeros((B, P + L), dtype=torch.long)  # (B, P+L) prefix + real continuation tokens
+                mask[:, :P] = 1
+                for b, c in enumerate(batch):
+                    ids[b, : len(c)] = torch.tensor(c)
+                    mask[b, P : P + len(c)] = 1
+                cache = copy.deepcopy(prefix_cache)  # the forward pass appends to it; keep the LRU's intact
+                cache.batch_repeat_interleave(B)  # (1, nh, P, hs) -> (B, nh, P, hs) per layer
+                positions = torch.arange(P, P + L).expand(B, L)  # (B, L) same positions as in the plain run
+                logits = self._forward(
+                    ids,
+                    attention_mask=mask.to(self.device),
+                    position_ids=positions.to(self.device),
+                    past_key_values=cache,
+                    use_cache=True,
+                ).logits.float()  # (B, L, V); logits[:, t] predicts token t+1
+                # log p(token t) = logit - logsumexp; token 0 is predicted by the prefix's last position
+                token_logp = logits[:, :-1].gather(-1, ids[:, 1:, None].to(self.device)).squeeze(-1)  # (B, L-1)
+                token_logp = token_logp - logits[:, :-1].logsumexp(-1)  # (B, L-1)
+                first = next_logp[ids[:, 0].to(self.device)]  # (B,)
+                token_logp = torch.cat([first[:, None], token_logp], dim=1).cpu()  # (B, L)
+                real = mask[:, P:].bool()  # (B, L)
+                scores += ((token_logp * real).sum(1) / real.sum(1)).tolist()
+            return scores
+
+    def score_plain(self, prefix: str, continuations: list[str]) -> list[float]:
+        """Reference for `score`: each prefix + continuation in its own forward pass, no cache, no padding."""
+        with self._lock, torch.inference_mode():
+            prefix_ids = self.encode_prefix(prefix)
+            P = len(prefix_ids)
+            scores = []
+            for text in continuations:
+                cont = self.encode_continuation(text)
+                ids = torch.tensor([prefix_ids + cont])  # (1, P+L)
+                logp = self._forward(ids).logits[0, P - 1 : -1].float().log_softmax(-1)  # (L, V)
+                token_logp = logp.gather(-1, torch.tensor(cont, device=self.device)[:, None])  # (L, 1)
+                scores.append(token_logp.mean().item())
+            return scores
+
+    def clear_prefix_cache(self) -> None:
+        with self._lock:
+            self._prefixes.clear()
+
+    # -------------------------------------------------------------------------------------- generation
+
+    def _stop_ids(self, stop_at_newline: bool) -> list[int]:
+        """EOS ids, plus every token whose text contains a newline when stopping at the end of a line."""
+        eos = self.model.generation_config.eos_token_id
+        eos = [eos] if isinstance(eos, int) else list(eos or [])
+        if self.tokenizer.eos_token_id is not None:
+            eos.append(self.tokenizer.eos_token_id)
+        if not stop_at_newline:
+            return sorted(set(eos))
+        if self._newline_ids is None:
+            texts = self.tokenizer.batch_decode([[i] for i in range(len(self.tokenizer))])
+            self._newline_ids = [i for i, t in enumerate(texts) if "\n" in t]
+        return sorted(set(eos) | set(self._newline_ids))
+
+    def generate_beams(
+        self, prompt: str, num_beams: int = 10, max_new_tokens: int = 40, stop_at_newline: bool = True
+    ) -> list[Beam]:
+        """Beam search from `prompt`, best first. A beam ends at EOS or, with `stop_at_newline`, at the first
+        token containing a newline (so a question ends at its "?" + newline). Texts are stripped, cut at the
+        first newline, and deduplicated (keeping the better score); empty ones are dropped."""
+        from transformers import GenerationConfig
+
+        with self._lock, torch.inference_mode():
+            ids = torch.tensor([self.encode_prefix(prompt)])  # (1, P)
+            gen = GenerationConfig(
+                num_beams=num_beams,
+                num_return_sequences=num_beams,
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
+                length_penalty=1.0,  # score = sum log-prob / generated length
+                early_stopping=True,  # done once num_beams beams have ended
+                eos_token_id=self._stop_ids(stop_at_newline),
+                pad_token_id=self.pad_id,
+                output_scores=True,
+                return_dict_in_generate=True,
+            )
+            out = self.model.generate(
+                input_ids=ids.to(self.device), attention_mask=torch.ones_like(ids).to(self.device), generation_config=gen
+            )
+            texts = self.tokenizer.batch_decode(out.sequences[:, ids.shape[1] :], skip_special_tokens=True)
+            logprobs = out.sequences_scores.tolist()  # (num_beams,) best first
+        beams: dict[str, Beam] = {}
+        for text, logprob in sorted(zip(texts, logprobs), key=lambda tl: -tl[1]):
+            text = text.strip()
+            if stop_at_newline:
+                text = text.split("\n", 1)[0].strip()
+            if text and text not in beams:
+                beams[text] = Beam(text, logprob)
+        return list(beams.values())
+
+    def __repr__(self) -> str:
+        return f"LLM({self.config.name!r}, device={self.device}, dtype={self.model.dtype})"
+
+
+if __name__ == "__main__":  # python -m engine.llm [name]: a quick smoke run
+    import sys
+    import time
+
+    t0 = time.perf_counter()
+    llm = LLM.load(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_MODEL)
+    print(llm, f"loaded in {time.perf_counter() - t0:.1f} s")
+    print(llm.score("The capital of France is", [" Paris", " banana"]))
+    print(llm.generate_beams(llm.chat_prompt("Answer with the question only.", "Ask a question about films."), 5))

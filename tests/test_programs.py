@@ -1,0 +1,99 @@
+"""Programs compiled to SPARQL and executed on a real pyoxigraph store.
+
+Both tables are data: `program_cases.tsv` (program and its expected answers) and
+`bad_programs.tsv` (program and the error it must get).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engine.executor import Executor
+from engine.kg import KnowledgeGraph
+from engine.sexpr import ProgramError, parse
+from engine.to_sparql import string, to_sparql
+from kg_adapters.base import RDFS_LABEL
+from tests.conftest import read_table
+
+
+def answers_text(result) -> str:
+    if result.count is not None:
+        return f"count {result.count}"
+    return " | ".join(sorted(a.label for a in result.answers))
+
+
+@pytest.mark.parametrize("program, expected", read_table("program_cases.tsv"))
+def test_program_answers(films: KnowledgeGraph, program: str, expected: str) -> None:
+    assert answers_text(films.executor.execute(program)) == expected
+
+
+def _triples(kg: KnowledgeGraph) -> int:
+    rows = kg.store.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }").rows
+    return int(rows[0][0].value)
+
+
+@pytest.mark.parametrize("program, fragment", read_table("bad_programs.tsv"))
+def test_bad_program_gets_a_clear_error(films: KnowledgeGraph, program: str, fragment: str) -> None:
+    before = _triples(films)
+    with pytest.raises(ProgramError) as info:
+        films.executor.execute(program)
+    assert fragment in str(info.value)
+    if program.strip():
+        assert "at character" in str(info.value)  # the error points at a position
+    assert _triples(films) == before
+
+
+def test_injection_attempt_in_a_label_is_only_a_label(films: KnowledgeGraph) -> None:
+    nasty = 'x" } ; DROP ALL ; SELECT * WHERE { ?s ?p "'
+    before = _triples(films)
+    with pytest.raises(ProgramError, match="no entity is labelled"):
+        films.executor.execute(f'(JOIN directed_by "{nasty.replace(chr(34), chr(92) + chr(34))}")')
+    assert _triples(films) == before
+    literal = string(nasty)
+    rows = films.store.select(f"SELECT ?s WHERE {{ ?s <{RDFS_LABEL}> {literal} }}").rows
+    assert rows == ()
+
+
+def test_program_entities_are_never_answers(films: KnowledgeGraph) -> None:
+    result = films.executor.execute('(JOIN starred_actors (JOIN (R starred_actors) "Star Wars"))')
+    labels = {a.label for a in result.answers}
+    assert "Star Wars" not in labels and {"Blade Runner", "American Graffiti"} <= labels
+
+
+def test_answers_carry_iris_and_labels(films: KnowledgeGraph) -> None:
+    (answer,) = films.executor.execute('(JOIN (R directed_by) "Alien")').answers
+    assert answer.label == "Ridley Scott" and answer.iri.endswith("/Ridley%20Scott")
+    (year,) = films.executor.execute('(JOIN (R release_year) "Alien")').answers
+    assert year.label == "1979" and year.iri is None
+
+
+def test_execution_is_memoized_per_kg(films: KnowledgeGraph, config, tmp_path) -> None:
+    program = '(JOIN directed_by (JOIN (R directed_by) "Alien"))'
+    first = films.executor.execute(program)
+    second = films.executor.execute(program)
+    assert not first.cached and second.cached and second.answers == first.answers
+    # Another KG (different content, so a different fingerprint) shares the cache folder but not its answers.
+    other_file = tmp_path / "other.psv"
+    other_file.write_text("Alien|directed_by|Somebody Else\nPrometheus|directed_by|Somebody Else\n")
+    other = KnowledgeGraph.open(str(other_file), config)
+    try:
+        assert other.fingerprint != films.fingerprint
+        result = other.executor.execute(program)
+        assert not result.cached and [a.label for a in result.answers] == ["Prometheus"]
+    finally:
+        other.close()
+
+
+def test_timeouts_and_failures_are_not_cached(films: KnowledgeGraph) -> None:
+    executor: Executor = films.executor
+    with pytest.raises(Exception):
+        executor.select("SELECT ?x WHERE { this is not sparql }")
+    with pytest.raises(Exception):
+        executor.select("SELECT ?x WHERE { this is not sparql }")
+
+
+def test_superlative_keeps_ties_in_sparql(films: KnowledgeGraph) -> None:
+    sparql = to_sparql(films.executor.resolve(parse('(ARGMAX (JOIN directed_by "Ridley Scott") release_year)')), films.schema)
+    assert "MAX(" in sparql and "LIMIT" not in sparql
