@@ -143,5 +143,18 @@ def _answers(bindings: Bindings, is_count: bool) -> tuple[tuple[Answer, ...], in
 
 def _answer(term: Term, label: Term | None) -> Answer:
     if term.is_literal:
-        return Answer(term.value, None, term.datatype)
+        return Answer(_canonical_number(term), None, term.datatype)
     return Answer(label.value if label is not None else local_name(term.value), term.value)
+
+
+def _canonical_number(term: Term) -> str:
+    """Numbers in one written form ("+05" -> "5", "2.50" -> "2.5"), whatever the store kept."""
+    datatype = term.datatype or ""
+    try:
+        if datatype.endswith("#integer"):
+            return str(int(term.value))
+        if datatype.endswith("#decimal") and "." in term.value:
+            return term.value.strip().lstrip("+").rstrip("0").rstrip(".") or "0"
+    except ValueError:
+        pass
+    return term.value

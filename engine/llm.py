@@ -29,7 +29,7 @@ from engine.models import DEFAULT_MODEL, load_model
 @dataclass(frozen=True)
 class LLMConfig:
     name: str = DEFAULT_MODEL  # a registered name (engine.models.REGISTRY), a local model directory or a hub id
-    cache_dir: str | None = None  # where registered models are assembled and converted; None: ~/.cache/kgscout/models
+    cache_dir: str | None = None  # where registered models are assembled and converted (~/.cache/kgscout/models)
     device: str | None = None  # None: cuda if available, else cpu
     dtype: str | None = None  # "bfloat16" | "float32" | None (bfloat16)
     max_batch: int = 16  # continuations per forward pass in score()
@@ -85,7 +85,8 @@ class LLM:
 
     def chat_prompt(self, system: str, user: str, assistant_prefix: str = "") -> str:
         """The model's chat template up to the assistant's turn, plus `assistant_prefix` to continue from."""
-        messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": user}]
+        messages = [{"role": "system", "content": system}] if system else []
+        messages.append({"role": "user", "content": user})
         if self.tokenizer.chat_template:
             text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
         else:  # a base model: plain text
@@ -114,12 +115,30 @@ class LLM:
 
     def score(self, prefix: str, continuations: list[str]) -> list[float]:
         """Mean per-token log P(continuation | prefix) for each continuation, reusing the prefix's KV cache."""
+        conts = [self.encode_continuation(c) for c in continuations]
+        return self._score(prefix, conts, [0] * len(conts))
+
+    def score_targets(self, prefix: str, pairs: list[tuple[str, str]]) -> list[float]:
+        """Mean per-token log P(target | prefix + middle) for (middle, target) pairs.
+
+        Inverse consistency needs log P(program | question): the question differs per
+        candidate, so it is the middle, and only the program's tokens are counted.
+        """
+        conts, starts = [], []
+        for middle, target in pairs:
+            head = self.tokenizer(middle, add_special_tokens=False).input_ids
+            conts.append(head + self.encode_continuation(target))
+            starts.append(len(head))
+        return self._score(prefix, conts, starts)
+
+    def _score(self, prefix: str, conts: list[list[int]], starts: list[int]) -> list[float]:
+        """Mean log-prob of conts[i][starts[i]:] given prefix + conts[i][:starts[i]]."""
         with self._lock, torch.inference_mode():
             P, prefix_cache, next_logp = self._prefix_state(prefix)
-            conts = [self.encode_continuation(c) for c in continuations]
             scores: list[float] = []
             for i in range(0, len(conts), self.config.max_batch):
                 batch = conts[i : i + self.config.max_batch]
+                batch_starts = starts[i : i + self.config.max_batch]
                 B, L = len(batch), max(len(c) for c in batch)
                 ids = torch.full((B, L), self.pad_id)  # (B, L) right-padded
                 mask = torch.zeros((B, P + L), dtype=torch.long)  # (B, P+L) prefix + real continuation tokens
@@ -143,6 +162,8 @@ class LLM:
                 first = next_logp[ids[:, 0].to(self.device)]  # (B,)
                 token_logp = torch.cat([first[:, None], token_logp], dim=1).cpu()  # (B, L)
                 real = mask[:, P:].bool()  # (B, L)
+                for b, start in enumerate(batch_starts):
+                    real[b, :start] = False  # the middle conditions, it is not scored
                 scores += ((token_logp * real).sum(1) / real.sum(1)).tolist()
             return scores
 
@@ -201,10 +222,9 @@ class LLM:
                 output_scores=True,
                 return_dict_in_generate=True,
             )
-            out = self.model.generate(
-                input_ids=ids.to(self.device), attention_mask=torch.ones_like(ids).to(self.device), generation_config=gen
-            )
-            texts = self.tokenizer.batch_decode(out.sequences[:, ids.shape[1] :], skip_special_tokens=True)
+            ids = ids.to(self.device)
+            out = self.model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), generation_config=gen)
+            texts = self.tokenizer.batch_decode(out.sequences[:, ids.shape[1] :].cpu(), skip_special_tokens=True)
             logprobs = out.sequences_scores.tolist()  # (num_beams,) best first
         beams: dict[str, Beam] = {}
         for text, logprob in sorted(zip(texts, logprobs), key=lambda tl: -tl[1]):

@@ -173,7 +173,12 @@ def _superlative(node: Superlative, var: str, ctx: _Context) -> Patterns:
 def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
     value = ctx.var("val")
     literal = _term(node.value, ctx)
-    return _path(node.relation, var, value, ctx) + [f"FILTER({value} {_COMPARE[node.op]} {literal})"]
+    if node.op in ("le", "ge"):  # spelled out: Virtuoso 7.2 gets <= and >= on xsd:date wrong
+        strict = "<" if node.op == "le" else ">"
+        test = f"{value} {strict} {literal} || {value} = {literal}"
+    else:
+        test = f"{value} {_COMPARE[node.op]} {literal}"
+    return _path(node.relation, var, value, ctx) + [f"FILTER({test})"]
 
 
 RULES: dict[type, Callable[[Node, str, _Context], Patterns]] = {
@@ -213,6 +218,6 @@ def to_sparql(program: Program, schema: Schema) -> str:
 
 
 def label_lookup_sparql(labels: list[str]) -> str:
-    """Entities carrying any of these labels, plain or English-tagged."""
-    values = " ".join(f"{string(l)} {string(l, lang='en')}" for l in labels)
+    """Entities carrying any of these labels: plain, typed xsd:string (distinct in Virtuoso) or English-tagged."""
+    values = " ".join(f"{string(l)} {string(l, XSD + 'string')} {string(l, lang='en')}" for l in labels)
     return f"SELECT ?e ?l WHERE {{ VALUES ?l {{ {values} }} ?e {iri(RDFS_LABEL)} ?l }}"

@@ -46,7 +46,7 @@ import socket
 import threading
 import time
 import urllib.error
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from SPARQLWrapper import GET, JSON, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
@@ -104,13 +104,22 @@ class SparqlEndpointStore:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise EndpointUnreachable(f"not an http(s) URL: {url!r}; expected e.g. http://localhost:8890/sparql")
-        self.url = url
+        # Parameters written into the URL (`...sparql?default-graph-uri=...`) are sent with
+        # every query; SPARQLWrapper itself cannot take a URL that already has a query string.
+        self._extra_params: list[tuple[str, str]] = []
+        for name, value in parse_qsl(parts.query, keep_blank_values=True):
+            if name == "default-graph-uri" and not default_graph:
+                default_graph = value
+            elif name not in ("query", "format", "output", "results"):
+                self._extra_params.append((name, value))
+        self.url = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
         self.timeout_s = timeout_s
         self.retries = max(0, int(retries))
         self.default_graph = default_graph or None
         self.max_rows = max_rows
         self.backoff_s = backoff_s
-        # Virtuoso (and Stardog) read `timeout` in milliseconds; other servers ignore it.
+        # Virtuoso (and Stardog) read `timeout` in milliseconds; most others ignore it (GraphDB
+        # reads seconds, so there the limit is merely generous). None sends no such parameter.
         self.server_timeout_param = server_timeout_param
         self._info: StoreInfo | None = None
         self._lock = threading.Lock()
@@ -125,7 +134,9 @@ class SparqlEndpointStore:
             return self._info
 
     def _place(self) -> str:
-        return self.url if self.default_graph is None else f"{self.url}?default-graph-uri={self.default_graph}"
+        """The URL with what selects the data (default graph, extra parameters), for the fingerprint."""
+        params = ([("default-graph-uri", self.default_graph)] if self.default_graph else []) + self._extra_params
+        return f"{self.url}?{urlencode(params)}" if params else self.url
 
     def _compute_info(self) -> StoreInfo:
         try:
@@ -202,6 +213,8 @@ class SparqlEndpointStore:
         wrapper.setMethod(POST if use_post else GET)
         if self.default_graph:
             wrapper.addDefaultGraph(self.default_graph)
+        for name, value in self._extra_params:
+            wrapper.addParameter(name, value)
         if timeout is not None:
             if self.server_timeout_param:
                 wrapper.addParameter(self.server_timeout_param, str(max(1, int(timeout * 1000))))

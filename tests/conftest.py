@@ -34,3 +34,27 @@ def films(config: ScoutConfig) -> KnowledgeGraph:
     kg = KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), config)
     yield kg
     kg.close()
+
+
+# ---------------------------------------------------------------- Virtuoso
+@pytest.fixture(scope="session")
+def virtuoso(tmp_path_factory: pytest.TempPathFactory):
+    """A private Virtuoso server (own database, loopback ports), installed via apt-get if missing.
+
+    Yields a `tests.virtuoso.VirtuosoServer` with `.sparql_url` and
+    `.load(path, graph_iri)`. Skips only when Virtuoso cannot be installed at all.
+    The server is stopped at the end of the session, and the teardown fails if it
+    did not exit.
+    """
+    from tests.virtuoso import VirtuosoServer, VirtuosoUnavailable, ensure_installed
+
+    try:
+        binaries = ensure_installed()
+    except VirtuosoUnavailable as err:
+        pytest.skip(f"Virtuoso is not available: {err}")
+    server = VirtuosoServer(tmp_path_factory.mktemp("virtuoso"), binaries).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        assert not server.running, f"virtuoso-t (pid {server.process.pid}) did not exit"

@@ -133,7 +133,7 @@ def test_unregistered_names_pass_through():
 
 
 def _spec(parts, sha256) -> ModelSpec:
-    return ModelSpec(name="fake", gguf_name="fake.gguf", parts=tuple(Part(None, str(p)) for p in parts), sha256=sha256)
+    return ModelSpec("fake", "fake.gguf", parts=tuple(Part(None, str(p)) for p in parts), sha256=sha256)
 
 
 def test_sha256_mismatch_refuses_and_leaves_nothing(tmp_path):

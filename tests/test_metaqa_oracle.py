@@ -12,6 +12,7 @@ import pytest
 from bench.metaqa_data import MOVIEKG, f1, gold_program, load_questions
 from engine.config import ScoutConfig
 from engine.kg import KnowledgeGraph
+from engine.sexpr import ProgramError
 
 ORACLE_F1 = {1: 94.67, 2: 94.09, 3: 87.86}
 
@@ -30,8 +31,11 @@ def test_gold_programs_reach_oracle_f1(moviekg: KnowledgeGraph, hop: int) -> Non
     questions = load_questions(hop)
     total = 0.0
     for q in questions:
-        result = moviekg.executor.execute(gold_program(q.qtype, q.topic))
-        total += f1({a.label for a in result.answers}, set(q.answers))
+        try:
+            predicted = {a.label for a in moviekg.executor.execute(gold_program(q.qtype, q.topic)).answers}
+        except ProgramError:  # a few topic entities are missing from this copy of the KB
+            predicted = set()
+        total += f1(predicted, set(q.answers))
     assert 100 * total / len(questions) == pytest.approx(ORACLE_F1[hop], abs=0.5)
 
 
