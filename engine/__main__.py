@@ -11,11 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Callable
 
 from kg_adapters.base import KGError
 
+from .corpus import CorpusError
 from .config import ScoutConfig, add_config_flags, config_from_args
+from .corpus import CorpusError
 from .kg import KnowledgeGraph
 from .sexpr import ProgramError
 
@@ -71,6 +74,161 @@ def run_program_command(args: argparse.Namespace, config: ScoutConfig) -> int:
     return 0
 
 
+def _setup_errors() -> tuple[type[Exception], ...]:
+    from .embedder import EmbedderError
+    from .models import ModelError
+
+    return (CorpusError, EmbedderError, ModelError)
+
+
+def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = True):
+    """KG, corpus, label index, embedder and LLM, put together (the LLM named by --model)."""
+    from .corpus import Corpus
+    from .embedder import Embedder
+    from .linker import LabelIndex
+    from .llm import LLM
+    from .reasoner import Reasoner
+
+    kg = KnowledgeGraph.open(args.kg, config)
+    records = []
+    if args.corpus:
+        corpus = Corpus(args.corpus)
+        if not corpus.exists() and not (corpus.folder / "records.jsonl").is_file():
+            raise CorpusError(f"{args.corpus} holds no corpus (no manifest.json or records.jsonl)")
+        corpus.check_fingerprint(kg.fingerprint)
+        records = corpus.records()
+    else:
+        print("warning: no --corpus; questions are answered without exemplars", file=sys.stderr)
+    index = LabelIndex.build(kg.store, kg.schema, config.cache_dir)
+    embedder = Embedder.load(config.embedder)
+    llm = LLM.load(config.model)
+    return Reasoner(kg, records, llm, embedder, index, config, memoize=memoize)
+
+
+def _ask_args(p: argparse.ArgumentParser) -> None:
+    _kg_flag(p)
+    p.add_argument("--corpus", default=None, help="corpus folder written by bootstrap (its exemplars)")
+    p.add_argument("question", help='a question, e.g. "who directed Alien?"')
+
+
+@command("ask", "answer one question; print the result as JSON", _ask_args)
+def ask_command(args: argparse.Namespace, config: ScoutConfig) -> int:
+    try:
+        reasoner = _reasoner(args, config)
+    except Exception as err:  # noqa: BLE001 - setup errors become one line; anything else propagates
+        if not isinstance(err, _setup_errors()):
+            raise
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    result = reasoner.answer(args.question, on_progress=lambda stage: print(f"{stage}...", file=sys.stderr))
+    print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
+    return 0
+
+
+def _evaluate_args(p: argparse.ArgumentParser) -> None:
+    _kg_flag(p)
+    p.add_argument("--corpus", default=None, help="corpus folder written by bootstrap (its exemplars)")
+    p.add_argument("--questions", required=True, help='JSON lines: {"question": ..., "answers": [labels]}')
+    p.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    p.add_argument("--out", default=None, help="write one JSON line of results per question here")
+    p.add_argument("--fresh", action="store_true", help="ignore answers memoized by earlier runs")
+
+
+@command("evaluate", "answer a file of questions; last stdout line: F1, Hits@1, EM, latency", _evaluate_args)
+def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
+    import time
+    from pathlib import Path
+
+    from .scoring import score, summary
+
+    try:
+        items = _read_questions(args.questions, args.limit)
+        reasoner = _reasoner(args, config, memoize=not args.fresh)
+    except Exception as err:  # noqa: BLE001 - setup errors become one line; anything else propagates
+        if not isinstance(err, (*_setup_errors(), OSError, ValueError)):
+            raise
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    out = open(Path(args.out), "w", encoding="utf-8") if args.out else None
+    scores, latencies = [], []
+    try:
+        for i, (question, gold) in enumerate(items, 1):
+            start = time.perf_counter()
+            result = reasoner.answer(question)
+            latency = time.perf_counter() - start
+            labels = [a.label for a in result.answers]
+            s = score(labels, gold)
+            scores.append(s)
+            latencies.append(latency)
+            if out:
+                row = {"question": question, "gold": gold, "predicted": labels, "program": result.program,
+                       "f1": s.f1, "hits1": s.hits1, "em": s.em, "latency_s": round(latency, 3),
+                       "message": result.message, "cached": result.cached,
+                       "alternatives": [a.program for a in result.alternatives],
+                       "timings": result.timings.as_dict()}
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                out.flush()
+            print(f"[{i}/{len(items)}] f1={s.f1:.2f} {latency:.1f}s {question} -> {result.program}", file=sys.stderr)
+    finally:
+        if out:
+            out.close()
+        reasoner.close()
+    print(json.dumps(summary(scores, latencies)))
+    return 0
+
+
+def _read_questions(path: str, limit: int | None) -> list[tuple[str, list[str]]]:
+    items = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                question, answers = data["question"], data.get("answers", [])
+            except (ValueError, KeyError, TypeError) as err:
+                raise ValueError(f"{path} line {number}: expected {{\"question\": ..., \"answers\": [...]}} ({err})")
+            items.append((str(question), [str(a) for a in (answers if isinstance(answers, list) else [answers])]))
+            if limit is not None and len(items) >= limit:
+                break
+    return items
+
+
+def _bootstrap_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kg", default=None, help="triples file or SPARQL endpoint URL (default: the geography KG)")
+    p.add_argument("--out", required=True, help="corpus folder; rerun the same command to resume")
+
+
+@command("bootstrap", "explore the KG and generate its question corpus (resumable)", _bootstrap_args)
+def bootstrap_command(args: argparse.Namespace, config: ScoutConfig) -> int:
+    from tqdm import tqdm
+
+    from .bootstrap import Progress, bootstrap
+    from .llm import LLM
+
+    kg = KnowledgeGraph.open(args.kg, config)
+    bars: dict[str, tqdm] = {}
+
+    def show(progress: Progress) -> None:
+        bar = bars.get(progress.phase)
+        if bar is None and progress.phase in ("explore", "questions"):
+            label = "exploring" if progress.phase == "explore" else "questions"
+            bar = bars[progress.phase] = tqdm(total=progress.total, desc=label, unit="prog", dynamic_ncols=True)
+        if bar is not None:
+            bar.update(progress.done - bar.n)
+        if progress.message:
+            tqdm.write(progress.message)
+
+    result = bootstrap(
+        kg, args.out, config, lambda: LLM.load(config.model, cache_dir=str(Path(config.cache_dir) / "models")), show
+    )
+    for bar in bars.values():
+        bar.close()
+    print(json.dumps({"corpus": str(result.folder), "programs": result.programs, "records": result.records,
+                      "complete": result.complete}))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="KG Scout engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -86,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     config = config_from_args(args)
     try:
         return COMMANDS[args.command](args, config)
-    except (KGError, ProgramError) as err:
+    except (KGError, ProgramError, CorpusError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

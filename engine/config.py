@@ -35,6 +35,7 @@ class ScoutConfig:
     per_pattern: int = field(default=5, metadata={"help": "programs kept per pattern"})
     join_back_p: float = field(default=0.5, metadata={"help": "chance to join back to a node"})
     qgen_beams: int = field(default=10, metadata={"help": "beam candidates per question"})
+    qgen_batch: int = field(default=8, metadata={"help": "programs whose questions are generated together"})
     # --- reasoning (method.md step 3)
     exemplars: int = field(default=5, metadata={"help": "retrieved exemplars per question"})
     prune_k: int = field(default=10, metadata={"help": "candidates kept per step by similarity"})

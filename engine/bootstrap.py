@@ -1,0 +1,155 @@
+"""Bootstrap a KG: explore it, generate questions, write the corpus (BYOKG steps 1-2).
+
+One function, `bootstrap`, used by the CLI and the UI alike. It reports progress
+through a callback and checks a stop flag between programs, so a caller can show a
+progress bar and cancel; rerunning it resumes where it stopped (see corpus.py).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from .config import ScoutConfig
+from .corpus import Corpus, CorpusError, CorpusRecord, Manifest
+from .explorer import ExploreConfig, ExploredProgram, Explorer
+from .kg import KnowledgeGraph
+from .qgen import GeneratedQuestion, QuestionGenerator, QuestionModel, anonymise_question
+
+
+class NothingToExplore(CorpusError):
+    """The KG offers no walk that yields a program."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    phase: str  # "explore" | "questions" | "done" | "stopped"
+    done: int
+    total: int
+    elapsed_s: float
+    message: str = ""
+
+    @property
+    def rate_per_hour(self) -> float:
+        return 3600 * self.done / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    @property
+    def eta_s(self) -> float | None:
+        if self.done == 0:
+            return None
+        return (self.total - self.done) * self.elapsed_s / self.done
+
+
+@dataclass(frozen=True)
+class BootstrapResult:
+    folder: Path
+    programs: int
+    records: int
+    complete: bool
+
+
+def exploration_parameters(config: ScoutConfig) -> dict:
+    return {
+        "budget": config.budget,
+        "seed": config.seed,
+        "max_relations": config.max_relations,
+        "per_pattern": config.per_pattern,
+        "join_back_p": config.join_back_p,
+        "qgen_beams": config.qgen_beams,
+    }
+
+
+def bootstrap(
+    kg: KnowledgeGraph,
+    out: str | Path,
+    config: ScoutConfig,
+    load_llm: Callable[[], QuestionModel],
+    on_progress: Callable[[Progress], None] | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> BootstrapResult:
+    corpus = Corpus(out)
+    corpus.check_fingerprint(kg.fingerprint)
+    params = exploration_parameters(config)
+    if corpus.exists():
+        old = corpus.manifest()
+        if old.parameters != params or old.model != config.model:
+            raise CorpusError(
+                f"{corpus.folder} was started with other settings (model {old.model}, {old.parameters}); "
+                "rerun with the same settings to resume, or choose another --out folder"
+            )
+    else:
+        corpus.write_manifest(Manifest(kg.fingerprint, kg.store.info.location, config.model, params))
+    report = on_progress or (lambda p: None)
+
+    programs = _explored(kg, corpus, config, report)
+    corpus.repair()
+    done = {r.program for r in corpus.records()}
+    todo = [p for p in programs if p.program not in done]
+    start = time.perf_counter()
+    report(Progress("questions", 0, len(todo), 0.0, "loading the language model"))
+    generator = QuestionGenerator(load_llm(), kg.schema, beams=config.qgen_beams)
+    step = max(1, config.qgen_batch)
+    for i in range(0, len(todo), step):
+        if should_stop():
+            report(Progress("stopped", i, len(todo), time.perf_counter() - start, "stopped; rerun to resume"))
+            return _finish(corpus, programs, complete=False)
+        batch = todo[i : i + step]
+        generated = generator.generate_batch([(p.program, list(p.subprograms)) for p in batch])
+        for explored, question in zip(batch, generated):
+            corpus.append(_record(explored, question))
+        report(Progress("questions", i + len(batch), len(todo), time.perf_counter() - start))
+    report(Progress("done", len(todo), len(todo), time.perf_counter() - start))
+    return _finish(corpus, programs, complete=True)
+
+
+def _explored(kg: KnowledgeGraph, corpus: Corpus, config: ScoutConfig, report) -> list[ExploredProgram]:
+    if corpus.has_programs():
+        return corpus.programs()
+    explorer = Explorer(
+        kg,
+        ExploreConfig(max_relations=config.max_relations, per_pattern=config.per_pattern, join_back_p=config.join_back_p),
+        seed=config.seed,
+    )
+    if not explorer.start_classes:
+        raise NothingToExplore(
+            "nothing can be explored: the KG has no class with members that a relation leads from "
+            "(it needs at least one relation between entities or from entities to values)"
+        )
+    start = time.perf_counter()
+    programs: list[ExploredProgram] = []
+    for explored in explorer.explore(config.budget):
+        programs.append(explored)
+        report(Progress("explore", len(programs), config.budget, time.perf_counter() - start))
+    if not programs:
+        raise NothingToExplore("nothing can be explored: every walk over this KG came back empty")
+    corpus.write_programs(programs)
+    return programs
+
+
+def _record(explored: ExploredProgram, generated: GeneratedQuestion) -> CorpusRecord:
+    entities = [(label, cls) for label, _, cls in explored.entities]
+    return CorpusRecord(
+        program=explored.program,
+        subprograms=explored.subprograms,
+        question=generated.question,
+        anonymised_question=anonymise_question(generated.question, entities),
+        top_beam_question=generated.top_beam,
+        ic_score=generated.ic_score,
+        top_beam_ic_score=generated.top_beam_ic_score,
+        beam_score=generated.beam_score,
+        subquestions=generated.subquestions,
+        anonymised=explored.anonymised,
+        pattern=explored.pattern,
+        answers=explored.answers,
+        entities=explored.entities,
+    )
+
+
+def _finish(corpus: Corpus, programs: list[ExploredProgram], complete: bool) -> BootstrapResult:
+    records = len(corpus.records())
+    manifest = corpus.manifest()
+    manifest.counts = {"programs": len(programs), "records": records, "complete": complete}
+    corpus.write_manifest(manifest)
+    return BootstrapResult(corpus.folder, len(programs), records, complete)

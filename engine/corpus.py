@@ -1,0 +1,159 @@
+"""The exploration corpus: explored programs with their generated questions.
+
+A corpus is a folder:
+  manifest.json   KG fingerprint, model, parameters, counts (rewritten atomically)
+  programs.jsonl  the explored programs, written once, atomically, before generation
+  records.jsonl   one generated record per line, appended and fsynced one at a time
+
+Building is resumable by construction: the programs are fixed before any question
+is written, a record is appended only whole, and a restart skips every program
+that already has a record. A torn last line (kill -9 mid-write) is cut off on open.
+A corpus built for another KG fingerprint is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from .explorer import ExploredProgram
+
+MANIFEST, PROGRAMS, RECORDS = "manifest.json", "programs.jsonl", "records.jsonl"
+CORPUS_VERSION = 1
+
+
+class CorpusError(Exception):
+    """A corpus that cannot be used here (another KG, damaged files); the message says why."""
+
+
+@dataclass(frozen=True)
+class CorpusRecord:
+    program: str
+    subprograms: tuple[str, ...]
+    question: str
+    anonymised_question: str
+    top_beam_question: str
+    ic_score: float
+    top_beam_ic_score: float
+    beam_score: float
+    subquestions: tuple[tuple[str, str], ...]
+    anonymised: str
+    pattern: str
+    answers: int
+    entities: tuple[tuple[str, str, str], ...]
+    source: str = "explored"  # or "user" for answers a user marked correct
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, line: str) -> "CorpusRecord":
+        data = json.loads(line)
+        data["subprograms"] = tuple(data["subprograms"])
+        data["subquestions"] = tuple(tuple(p) for p in data["subquestions"])
+        data["entities"] = tuple(tuple(e) for e in data["entities"])
+        return cls(**data)
+
+
+@dataclass
+class Manifest:
+    fingerprint: str
+    kg: str
+    model: str
+    parameters: dict
+    counts: dict = field(default_factory=dict)
+    version: int = CORPUS_VERSION
+
+
+class Corpus:
+    def __init__(self, folder: str | os.PathLike):
+        self.folder = Path(folder)
+
+    # ------------------------------------------------------------ manifest
+    def exists(self) -> bool:
+        return (self.folder / MANIFEST).is_file()
+
+    def manifest(self) -> Manifest:
+        try:
+            return Manifest(**json.loads((self.folder / MANIFEST).read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError) as err:
+            raise CorpusError(f"{self.folder} is not a readable corpus: {err}") from err
+
+    def write_manifest(self, manifest: Manifest) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        _atomic_write(self.folder / MANIFEST, json.dumps(asdict(manifest), indent=1))
+
+    def check_fingerprint(self, fingerprint: str) -> None:
+        if self.exists() and self.manifest().fingerprint != fingerprint:
+            raise CorpusError(
+                f"the corpus in {self.folder} was built for another KG "
+                f"({self.manifest().kg}, fingerprint {self.manifest().fingerprint[:40]}...); "
+                "choose another --out folder"
+            )
+
+    # ------------------------------------------------------------ programs
+    def has_programs(self) -> bool:
+        return (self.folder / PROGRAMS).is_file()
+
+    def write_programs(self, programs: list[ExploredProgram]) -> None:
+        text = "".join(json.dumps(asdict(p), ensure_ascii=False) + "\n" for p in programs)
+        _atomic_write(self.folder / PROGRAMS, text)
+
+    def programs(self) -> list[ExploredProgram]:
+        out = []
+        for line in (self.folder / PROGRAMS).read_text(encoding="utf-8").splitlines():
+            data = json.loads(line)
+            data["subprograms"] = tuple(data["subprograms"])
+            data["entities"] = tuple(tuple(e) for e in data["entities"])
+            out.append(ExploredProgram(**data))
+        return out
+
+    # ------------------------------------------------------------ records
+    def records(self) -> list[CorpusRecord]:
+        return list(self._iter_records())
+
+    def _iter_records(self) -> Iterator[CorpusRecord]:
+        path = self.folder / RECORDS
+        if not path.is_file():
+            return
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                yield CorpusRecord.from_json(line)
+
+    def repair(self) -> int:
+        """Cut a torn last line left by a kill mid-append; returns bytes removed."""
+        path = self.folder / RECORDS
+        if not path.is_file():
+            return 0
+        data = path.read_bytes()
+        keep = data.rfind(b"\n") + 1
+        if keep == len(data):
+            return 0
+        with path.open("r+b") as handle:
+            handle.truncate(keep)
+            handle.flush()
+            os.fsync(handle.fileno())
+        return len(data) - keep
+
+    def append(self, record: CorpusRecord) -> None:
+        """Append one whole line and fsync it, so a kill never loses a finished record."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        line = (record.to_json() + "\n").encode("utf-8")
+        fd = os.open(self.folder / RECORDS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with tmp.open("w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)

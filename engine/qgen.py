@@ -1,0 +1,214 @@
+"""Question generation for explored programs (BYOKG step 2).
+
+Least-to-most: a program's sub-programs get their questions first, innermost
+first, and each prompt carries the earlier (reading, question) pairs as worked
+examples, plus one schema line for every relation and class the program uses.
+A 0.5B model cannot read s-expressions, so each prompt shows the program's English
+reading (engine.verbalize) for the model to rephrase as a question.
+
+The final question is chosen among beam candidates by *inverse consistency*: the
+length-normalised log-probability of the program given each candidate question,
+under a "question -> logical form" prompt. Programs are processed in batches, one
+decomposition level at a time, so a single batched beam search serves many
+programs; a sub-program's question is memoized and reused by every program that
+shares it.
+
+The few-shot examples are about a made-up library KG, so nothing about the user's
+KG or any benchmark leaks in: generation stays zero-shot.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from kg_adapters.schema import Schema
+
+from .sexpr import Class, Program, Relation, parse, walk
+from .verbalize import verbalize
+
+SYSTEM = "You rewrite database queries as natural English questions. Answer with the question only."
+INVERSE_SYSTEM = "You translate questions into logical forms over a knowledge graph."
+
+# Made-up KGs (books, music): (program, reading, question). Two domains, so the model
+# learns the task rather than the topic.
+GENERIC_EXAMPLES = (
+    ('(JOIN (R written_by) "The Hobbit")', "the writer of the book The Hobbit", "who wrote the hobbit?"),
+    ('(JOIN written_by "Ursula K. Le Guin")', "books written by Ursula K. Le Guin", "which books did ursula k. le guin write?"),
+    ('(COUNT (JOIN performed_by "Nina Simone"))', "the number of albums performed by Nina Simone", "how many albums did nina simone record?"),
+    (
+        '(AND (JOIN has_genre "Jazz") (gt release_year 1990))',
+        "albums whose genre is Jazz and whose release year is greater than 1990",
+        "which jazz albums came out after 1990?",
+    ),
+    (
+        '(ARGMAX (JOIN written_by "Terry Pratchett") page_count)',
+        "the books written by Terry Pratchett with the largest page count",
+        "what is the longest book by terry pratchett?",
+    ),
+    (
+        '(JOIN (R has_genre) (JOIN performed_by "Miles Davis"))',
+        "the genre of albums performed by Miles Davis",
+        "what genres are the albums by miles davis?",
+    ),
+)
+GENERIC_SCHEMA = (
+    "written_by: book -> person; page_count: book -> integer; performed_by: album -> artist; "
+    "has_genre: album -> genre; release_year: album -> year"
+)
+
+
+class QuestionModel(Protocol):
+    """What question generation needs from an LLM (engine.llm.LLM provides it)."""
+
+    def chat_prompt(self, system: str, user: str, assistant_prefix: str = "") -> str: ...
+
+    def beam_search(self, prefix: str, suffixes: list[str], num_beams: int = 10, max_new_tokens: int = 32,
+                    stop_at_newline: bool = True) -> list[list]: ...
+
+    def score_targets(self, prefix: str, pairs: list[tuple[str, str]]) -> list[float]: ...
+
+
+@dataclass(frozen=True)
+class GeneratedQuestion:
+    program: str
+    question: str  # chosen by inverse consistency
+    top_beam: str  # the beam search's own favourite
+    ic_score: float  # of the chosen question
+    top_beam_ic_score: float
+    beam_score: float  # of the top beam
+    subquestions: tuple[tuple[str, str], ...]  # least-to-most (sub-program, question), innermost first
+
+
+def schema_lines(program: Program, schema: Schema) -> list[str]:
+    """One line per relation and class in the program: names, domain, range, readings, descriptions."""
+    lines, seen = [], set()
+    for node in walk(program):
+        if isinstance(node, Relation) and node.name not in seen:
+            seen.add(node.name)
+            info = schema.relation(node.name)
+            if info:
+                desc = f" - {info.description}" if info.description else ""
+                lines.append(
+                    f"{info.name}: {'|'.join(info.domain) or 'thing'} -> {'|'.join(info.range) or 'thing'} "
+                    f"({info.label}){desc}"
+                )
+        elif isinstance(node, Class) and node.name not in seen:
+            seen.add(node.name)
+            info = schema.class_(node.name)
+            if info and info.description and not info.induced:
+                lines.append(f"{info.name}: {info.description}")
+    return lines
+
+
+class QuestionGenerator:
+    def __init__(self, llm: QuestionModel, schema: Schema, beams: int = 10, max_new_tokens: int = 32):
+        self.llm, self.schema, self.beams, self.max_new_tokens = llm, schema, beams, max_new_tokens
+        self.memo: dict[str, GeneratedQuestion] = {}
+
+    # ------------------------------------------------------------ prompts
+    def reading(self, program: str) -> str:
+        return verbalize(parse(program), self.schema)
+
+    def generation_prompt(self, program: str, earlier: list[tuple[str, str]]) -> str:
+        """Few-shot as chat turns: the made-up examples, then the sub-programs' own pairs."""
+        history = [(f"Query: {r}", q) for _, r, q in GENERIC_EXAMPLES]
+        history += [(f"Query: {self.reading(p)}", q) for p, q in earlier]
+        terms = "; ".join(schema_lines(parse(program), self.schema))
+        return self.llm.chat_prompt(SYSTEM, f"Terms: {terms}\nQuery: {self.reading(program)}", history=history)
+
+    def inverse_prompt(self, program: str, question: str) -> str:
+        """The "question -> logical form" prompt, up to where the program would start."""
+        history = [(f"Terms: {GENERIC_SCHEMA}\nQuestion: {q}", p) for p, _, q in GENERIC_EXAMPLES]
+        terms = "; ".join(schema_lines(parse(program), self.schema))
+        return self.llm.chat_prompt(INVERSE_SYSTEM, f"Terms: {terms}\nQuestion: {question}", history=history)
+
+    # ------------------------------------------------------------ generation
+    def generate(self, program: str, subprograms: list[str]) -> GeneratedQuestion:
+        return self.generate_batch([(program, subprograms)])[0]
+
+    def generate_batch(self, items: list[tuple[str, list[str]]]) -> list[GeneratedQuestion]:
+        """Questions for several programs: level by level through their decompositions."""
+        chains = [_chain(program, subs) for program, subs in items]
+        for level in range(max(len(c) for c in chains)):
+            todo: dict[str, list[tuple[str, str]]] = {}
+            for chain in chains:
+                if level < len(chain) and chain[level] not in self.memo:
+                    todo.setdefault(chain[level], [(p, self.memo[p].question) for p in chain[:level]])
+            self._generate_level(todo)
+        return [self.memo[chain[-1]] for chain in chains]
+
+    def _generate_level(self, todo: dict[str, list[tuple[str, str]]]) -> None:
+        """One batched beam search and one batched inverse-consistency pass for a level."""
+        if not todo:
+            return
+        programs = list(todo)
+        prompts = [self.generation_prompt(p, todo[p]) for p in programs]
+        prefix = shared_prefix(prompts)
+        beams = self.llm.beam_search(
+            prefix, [p[len(prefix):] for p in prompts], num_beams=self.beams, max_new_tokens=self.max_new_tokens
+        )
+        questions = [_candidates(program, found) for program, found in zip(programs, beams)]
+        inverse = [self.inverse_prompt(p, q) for p, qs in zip(programs, questions) for q, _ in qs]
+        ic_prefix = shared_prefix(inverse)
+        flat = self.llm.score_targets(ic_prefix, [
+            (text[len(ic_prefix):], program)
+            for text, program in zip(inverse, [p for p, qs in zip(programs, questions) for _ in qs])
+        ])
+        at = 0
+        for program, candidates in zip(programs, questions):
+            scores = flat[at : at + len(candidates)]
+            at += len(candidates)
+            best = max(range(len(candidates)), key=lambda i: scores[i])
+            self.memo[program] = GeneratedQuestion(
+                program=program,
+                question=candidates[best][0],
+                top_beam=candidates[0][0],
+                ic_score=scores[best],
+                top_beam_ic_score=scores[0],
+                beam_score=candidates[0][1],
+                subquestions=tuple(todo[program]),
+            )
+
+
+def shared_prefix(texts: list[str]) -> str:
+    """The longest common start of all texts, cut after a newline so tokens split cleanly there."""
+    common = os.path.commonprefix(texts)
+    if len(texts) == 1:
+        common = common[: common.rfind("\n", 0, len(common) - 1) + 1]
+    return common[: common.rfind("\n") + 1]
+
+
+def _candidates(program: str, beams: list) -> list[tuple[str, float]]:
+    """(question, beam score), best beam first; questions only where the model wrote some."""
+    kept = [b for b in beams if _is_question(b.text)] or list(beams)
+    if not kept:
+        raise ValueError(f"the model wrote no question for {program}")
+    out: dict[str, float] = {}
+    for b in kept:
+        out.setdefault(_clean(b.text), b.logprob)
+    return list(out.items())
+
+
+def _chain(program: str, subprograms: list[str]) -> list[str]:
+    """The decomposition ending with the program itself."""
+    chain = [s for s in subprograms if s != program]
+    return chain + [program]
+
+
+def _is_question(text: str) -> bool:
+    return 2 <= len(text.split()) <= 40 and not text.lstrip().startswith("(")
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"^(question\s*:\s*)", "", text.strip(), flags=re.I).strip().strip('"')
+
+
+def anonymise_question(question: str, entities: list[tuple[str, str]]) -> str:
+    """Replace each entity label (case-insensitive) by its class name."""
+    out = question
+    for label, cls in sorted(entities, key=lambda e: -len(e[0])):
+        out = re.sub(re.escape(label), cls.replace("_", " "), out, flags=re.I)
+    return out

@@ -1,0 +1,175 @@
+"""The engine's public face for applications: one `Scout` per process.
+
+`Scout` holds what is expensive and shared (the LLM, the embedder) and opens KGs;
+each open KG is a `KGSession` with its label index, corpus and reasoner. The UI
+and the CLI call only these two classes, so neither needs to know how reasoning
+is wired. Loading is lazy and guarded by a lock, so concurrent chat sessions share
+one LLM instead of loading it twice.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .bootstrap import BootstrapResult, Progress, bootstrap
+from .config import ScoutConfig
+from .corpus import Corpus, CorpusRecord
+from .executor import Execution
+from .kg import KnowledgeGraph
+from .sexpr import anonymise, parse, pattern, subprograms, to_text
+
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+DEFAULT_CORPUS = ASSETS / "geography-corpus"
+
+
+class Scout:
+    def __init__(self, config: ScoutConfig = ScoutConfig()):
+        self.config = config
+        self._lock = threading.Lock()
+        self._llm = None
+        self._embedder = None
+
+    # ------------------------------------------------------------ shared models
+    def llm(self):
+        with self._lock:
+            if self._llm is None:
+                from .llm import LLM
+
+                self._llm = LLM.load(self.config.model, cache_dir=str(Path(self.config.cache_dir) / "models"))
+            return self._llm
+
+    def embedder(self):
+        with self._lock:
+            if self._embedder is None:
+                from .embedder import Embedder
+
+                self._embedder = Embedder.load(self.config.embedder)
+            return self._embedder
+
+    # ------------------------------------------------------------ KGs
+    def open(self, spec: str | None = None, corpus_dir: str | Path | None = None) -> "KGSession":
+        """A file, an endpoint URL or None (the default geography KG with its prebuilt corpus)."""
+        kg = KnowledgeGraph.open(spec, self.config)
+        if corpus_dir is None:
+            corpus_dir = DEFAULT_CORPUS if spec is None else Path(self.config.cache_dir) / "corpora" / _slug(kg.fingerprint)
+        return KGSession(self, kg, Corpus(corpus_dir), name=Path(spec).name if spec else "World geography (default)")
+
+
+@dataclass
+class KGSession:
+    scout: Scout
+    kg: KnowledgeGraph
+    corpus: Corpus
+    name: str
+    _reasoner: object | None = field(default=None, repr=False)
+    _labels: object | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def schema(self):
+        return self.kg.schema
+
+    @property
+    def has_corpus(self) -> bool:
+        return bool(self.corpus.exists() and self.corpus.records())
+
+    def label_index(self):
+        with self._lock:
+            if self._labels is None:
+                from .linker import LabelIndex
+
+                self._labels = LabelIndex.build(self.kg.store, self.kg.schema, self.scout.config.cache_dir)
+            return self._labels
+
+    def reasoner(self):
+        labels = self.label_index()
+        with self._lock:
+            if self._reasoner is None:
+                from .reasoner import Reasoner
+
+                self._reasoner = Reasoner(
+                    self.kg, self.corpus.records(), self.scout.llm(), self.scout.embedder(), labels, self.scout.config
+                )
+            return self._reasoner
+
+    # ------------------------------------------------------------ asking
+    def ask(self, question: str, on_progress: Callable[[str], None] | None = None):
+        """A QuestionResult (engine.reasoner); never raises for bad questions."""
+        return self.reasoner().answer(question, on_progress=on_progress)
+
+    def run_program(self, program: str) -> Execution:
+        return self.kg.executor.execute(program)
+
+    # ------------------------------------------------------------ corpus
+    def bootstrap(
+        self,
+        budget: int | None = None,
+        model: str | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+        should_stop: Callable[[], bool] = lambda: False,
+    ) -> BootstrapResult:
+        config = self.scout.config.replace(
+            **{k: v for k, v in {"budget": budget, "model": model}.items() if v is not None}
+        )
+        load = self.scout.llm if config.model == self.scout.config.model else lambda: _load_llm(config)
+        result = bootstrap(self.kg, self.corpus.folder, config, load, on_progress, should_stop)
+        with self._lock:
+            self._reasoner = None  # the next question sees the new corpus
+        return result
+
+    def mark_correct(self, question: str, program: str) -> CorpusRecord:
+        """Learning from use: the user confirmed this program answers this question."""
+        parsed = parse(program)
+        self.kg.executor.execute(parsed)  # refuse programs that do not run
+        labels = self.label_index()
+        classes = {e.ref: (labels.lookup(e.ref)[0].classes[:1] or ("thing",))[0] if labels.lookup(e.ref) else "thing"
+                   for e in _entities(parsed)}
+        anonymous = anonymise(parsed, lambda e: classes.get(e.ref, "thing"))
+        linking = labels.link(question)
+        record = CorpusRecord(
+            program=to_text(parsed),
+            subprograms=tuple(to_text(p) for p in subprograms(parsed)),
+            question=question,
+            anonymised_question=linking.anonymised(),
+            top_beam_question=question,
+            ic_score=0.0,
+            top_beam_ic_score=0.0,
+            beam_score=0.0,
+            subquestions=(),
+            anonymised=to_text(anonymous),
+            pattern=pattern(parsed),
+            answers=0,
+            entities=tuple((e.ref, e.iri or "", classes.get(e.ref, "thing")) for e in _entities(parsed)),
+            source="user",
+        )
+        self.corpus.append(record)
+        with self._lock:
+            self._reasoner = None
+        return record
+
+    def search_corpus(self, text: str, limit: int = 50) -> list[CorpusRecord]:
+        needle = text.lower().strip()
+        records = self.corpus.records() if self.corpus.exists() or (self.corpus.folder / "records.jsonl").exists() else []
+        hits = [r for r in records if not needle or needle in r.question.lower() or needle in r.program.lower()]
+        return hits[:limit]
+
+
+def _entities(program):
+    from .sexpr import entities
+
+    return entities(program)
+
+
+def _load_llm(config: ScoutConfig):
+    from .llm import LLM
+
+    return LLM.load(config.model, cache_dir=str(Path(config.cache_dir) / "models"))
+
+
+def _slug(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
