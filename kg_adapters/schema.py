@@ -398,7 +398,7 @@ def _singular(word: str) -> str:
     return word
 
 
-def _object_noun(relation: str) -> str:
+def object_noun(relation: str) -> str:
     """What the objects of a relation are called: directed_by -> director, has_tags -> tag."""
     words = [w.lower() for w in _words(relation)]
     if len(words) >= 2 and words[-1] == "by":
@@ -413,7 +413,7 @@ def _induced_name(group: list[Role]) -> str:
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]
     if objects and len(objects) >= len(subjects):
-        nouns = sorted({_object_noun(r.relation) for r in objects})
+        nouns = sorted({object_noun(r.relation) for r in objects})
         if len(nouns) > 1 and all(n in _PERSON_NOUNS for n in nouns):
             return "person"
         return nouns[0] if len(nouns) == 1 else " or ".join(nouns[:3])
