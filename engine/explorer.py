@@ -191,8 +191,10 @@ class Explorer:
         return options
 
     def _walkable(self, class_names: tuple[str, ...]) -> bool:
+        """Entities, years and dates; other numbers only make sense compared or ranked,
+        not matched exactly ("cities with latitude 37.4614" is no question anyone asks)."""
         cls = self._class_named(class_names)
-        return cls is not None and cls.kind != "text"
+        return cls is not None and cls.kind in ("entity", "year", "date")
 
     def _class_named(self, names: tuple[str, ...]) -> ClassInfo | None:
         return self.schema.class_(names[0]) if names else None
@@ -273,6 +275,8 @@ class Explorer:
             return None
         size = result.count if result.count is not None else len(result.answers)
         if not size or result.truncated or (result.count is None and size > self.config.max_answers):
+            return None
+        if result.count == 1:  # "how many ..." with one answer reads as a trick question
             return None
         return result
 
