@@ -49,6 +49,7 @@ from .sexpr import (
     to_text,
     walk,
 )
+from .to_sparql import iri, string
 from .validate import NUMERIC_KINDS
 
 _LITERAL_SYNTAX = {
@@ -102,8 +103,10 @@ class Explorer:
         self._labels: dict[str, str] = {}
         self.seen: set[str] = set()
         self.per_pattern: Counter[str] = Counter()
+        # Years and dates can be answers too ("when was X released?"), so walks may start there.
         self.start_classes = [
-            c for c in self.schema.classes if not c.is_literal and c.size > 0 and self._edges_from(c)
+            c for c in self.schema.classes
+            if c.kind in ("entity", "year", "date") and c.size > 0 and self._edges_from(c)
         ]
 
     # ------------------------------------------------------------ public
@@ -155,7 +158,7 @@ class Explorer:
         start = self.rng.choice(members)
         walk_ = _Walk([_Node(cls, start, self._label(start))])
         for step in range(n_relations):
-            entity_nodes = [i for i, n in enumerate(walk_.nodes) if not n.cls.is_literal]
+            entity_nodes = [i for i, n in enumerate(walk_.nodes) if not n.cls.is_literal or i == 0]
             joins_back = step > 0 and self.rng.random() < self.config.join_back_p
             at = self.rng.choice(entity_nodes) if joins_back else entity_nodes[-1]
             if not self._extend(walk_, at):
@@ -184,9 +187,9 @@ class Explorer:
         """Relations a node of this class can be followed along, and the side it is on."""
         options = []
         for relation in self.schema.relations:
-            if cls.name in relation.domain and self._walkable(relation.range):
+            if cls.name in relation.domain and not cls.is_literal and self._walkable(relation.range):
                 options.append((relation, SUBJECT))
-            if cls.name in relation.range and not cls.is_literal and self._walkable(relation.domain):
+            if cls.name in relation.range and self._walkable(relation.domain):
                 options.append((relation, OBJECT))
         return options
 
@@ -322,17 +325,29 @@ class Explorer:
     def _class_members(self, cls: ClassInfo) -> list[Term]:
         if cls.name not in self._members:
             try:
-                result = self.kg.executor.execute(Class(cls.name))
-                self._members[cls.name] = [Term("iri", a.iri) for a in result.answers if a.iri][: self.config.members]
-                for a in result.answers:
-                    if a.iri:
-                        self._labels[a.iri] = a.label
+                self._members[cls.name] = self._literal_values(cls) if cls.is_literal else self._entities(cls)
             except (KGError, ValueError):
                 self._members[cls.name] = []
         return self._members[cls.name]
 
+    def _entities(self, cls: ClassInfo) -> list[Term]:
+        result = self.kg.executor.execute(Class(cls.name))
+        for a in result.answers:
+            if a.iri:
+                self._labels[a.iri] = a.label
+        return [Term("iri", a.iri) for a in result.answers if a.iri][: self.config.members]
+
+    def _literal_values(self, cls: ClassInfo) -> list[Term]:
+        """The values the relations into a literal class hold (a year class: the years)."""
+        values: set[Term] = set()
+        for relation in self.schema.relations:
+            if cls.name in relation.range:
+                sparql = f"SELECT DISTINCT ?v WHERE {{ ?s {iri(relation.iri)} ?v }} LIMIT {self.config.members}"
+                values |= {row[0] for row in self.kg.executor.select(sparql)[0].rows if row[0] is not None}
+        return sorted((v for v in values if _fits(v, cls)), key=lambda t: t.value)
+
     def _neighbours(self, value: Term, relation: RelationInfo, side: str) -> list[Term]:
-        term = f"<{value.value}>"
+        term = string(value.value, value.datatype) if value.is_literal else iri(value.value)
         pattern_ = f"{term} <{relation.iri}> ?m" if side == SUBJECT else f"?m <{relation.iri}> {term}"
         sparql = (
             f"SELECT DISTINCT ?m (SAMPLE(?l) AS ?label) WHERE {{ {pattern_} . "
