@@ -97,3 +97,15 @@ def test_timeouts_and_failures_are_not_cached(films: KnowledgeGraph) -> None:
 def test_superlative_keeps_ties_in_sparql(films: KnowledgeGraph) -> None:
     sparql = to_sparql(films.executor.resolve(parse('(ARGMAX (JOIN directed_by "Ridley Scott") release_year)')), films.schema)
     assert "MAX(" in sparql and "LIMIT" not in sparql
+
+
+def test_a_slow_query_times_out_cleanly(films: KnowledgeGraph) -> None:
+    from kg_adapters.base import QueryTimeout
+
+    # A cross product big enough to outlast a tiny deadline.
+    slow = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?s ?h }"
+    start = time.perf_counter()
+    with pytest.raises(QueryTimeout, match="ran past"):
+        films.store.select(slow, timeout_s=0.2)
+    assert time.perf_counter() - start < 2
+    assert films.store.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", timeout_s=5).rows
