@@ -19,7 +19,7 @@ from bench.report import append_section
 from engine.config import ScoutConfig
 from engine.explorer import ExploreConfig, Explorer
 from engine.kg import KnowledgeGraph
-from engine.sexpr import Class, Entity, Literal, Node, parse, subprograms, to_text, transform
+from engine.sexpr import Class, Entity, Literal, Node, parse, to_text, transform
 
 
 def template(program: Node) -> str:

@@ -8,7 +8,7 @@ progress bar and cancel; rerunning it resumes where it stopped (see corpus.py).
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 

@@ -20,7 +20,7 @@ from kg_adapters.schema import Schema
 
 from .sexpr import Count, Entity, Program, ProgramError, entities, parse, to_text, transform
 from .validate import validate
-from .to_sparql import COUNT_VAR, LABEL_VAR, label_lookup_sparql, to_sparql
+from .to_sparql import COUNT_VAR, label_lookup_sparql, to_sparql
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from kg_adapters.base import KGError, Term
-from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, RelationInfo, Schema
+from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, RelationInfo
 
 from .executor import Execution
 from .kg import KnowledgeGraph

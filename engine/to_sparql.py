@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from kg_adapters.base import RDF_TYPE, RDFS_LABEL, XSD
-from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Schema
+from kg_adapters.schema import SUBJECT, ClassInfo, Schema
 
 from .sexpr import (
     And,
