@@ -271,7 +271,24 @@ class Explorer:
         return Literal(self.rng.choice(usable), kind) if usable else None
 
     # ------------------------------------------------------------ checking and keeping
-    def _execute(self, program: Program) -> Execution | None:
+    def _size(self, program: Program) -> int | None:
+        """How many answers, from a COUNT query: one row, however large the set."""
+        try:
+            counted = program if isinstance(program, Count) else Count(program)
+            return self.kg.executor.execute(counted).count
+        except (KGError, ValueError):
+            return None
+
+    def _execute(self, program: Program, expected_size: int | None = None) -> Execution | None:
+        """The program's execution when it makes a usable question, else None.
+
+        The size is counted first, so a walk that reached thirty thousand cities costs
+        one COUNT, not thirty thousand rows with labels.
+        """
+        if not isinstance(program, Count):
+            size = self._size(program)
+            if size is None or size > self.config.max_answers or (expected_size is not None and size != expected_size):
+                return None
         try:
             result = self.kg.executor.execute(program)
         except (KGError, ValueError):
@@ -293,7 +310,7 @@ class Explorer:
                     continue
                 for keep in (node.left, node.right):
                     candidate = _replace_node(program, node, keep)
-                    other = self._execute(candidate)
+                    other = self._execute(candidate, expected_size=_size_of(result))
                     if other is not None and _same_answers(other, result):
                         program, result, changed = candidate, other, True
                         break
@@ -376,6 +393,11 @@ def _literal_kind(cls: ClassInfo | None) -> str:
     if cls is None:
         return "integer"
     return {"year": "integer", "integer": "integer", "decimal": "decimal", "date": "date"}.get(cls.kind, "integer")
+
+
+def _size_of(result: Execution) -> int | None:
+    """Answers of a set program; None for a COUNT (whose variants are compared in full)."""
+    return None if result.count is not None else len(result.answers)
 
 
 def _same_answers(a: Execution, b: Execution) -> bool:
