@@ -18,7 +18,6 @@ from kg_adapters.base import KGError
 
 from .corpus import CorpusError
 from .config import ScoutConfig, add_config_flags, config_from_args
-from .corpus import CorpusError
 from .kg import KnowledgeGraph
 from .sexpr import ProgramError
 

@@ -1,0 +1,225 @@
+"""engine.reasoner end to end on real parts: the tiny films KG, the real Qwen2.5-Coder-0.5B and MiniLM.
+
+The corpus here is TEST DATA: programs drawn by the real Explorer on the tiny KG, each with a question
+read off the program by engine.verbalize ("what are the director of Alien?"), not by an LLM. It stands
+in for a bootstrapped corpus so the module runs in about a minute; nothing from any benchmark is in it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.config import ScoutConfig
+from engine.corpus import Corpus, CorpusRecord, Manifest
+from engine.embedder import Embedder
+from engine.explorer import Explorer
+from engine.kg import KnowledgeGraph
+from engine.linker import LabelIndex
+from engine.llm import LLM
+from engine.qgen import anonymise_question
+from engine.reasoner import Alternative, QuestionResult, Reasoner, Timings
+from engine.scoring import exact_match, f1, hits_at_1, normalise, percentile, score, summary
+from engine.sexpr import Count, parse
+from engine.verbalize import verbalize
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+# ------------------------------------------------------------------ test data and parts
+def synthetic_question(program: str, kg: KnowledgeGraph) -> str:
+    """TEST DATA: a plain reading of the program, standing in for an LLM-written question."""
+    node = parse(program)
+    if isinstance(node, Count):
+        return "how many " + verbalize(node.arg, kg.schema).removeprefix("the ") + " are there?"
+    return "what are " + verbalize(node, kg.schema) + "?"
+
+
+def synthetic_records(kg: KnowledgeGraph, n: int) -> list[CorpusRecord]:
+    records = []
+    for explored in Explorer(kg, seed=0).explore(n):
+        question = synthetic_question(explored.program, kg)
+        entities = [(label, cls) for label, _, cls in explored.entities]
+        records.append(
+            CorpusRecord(
+                program=explored.program, subprograms=explored.subprograms, question=question,
+                anonymised_question=anonymise_question(question, entities), top_beam_question=question,
+                ic_score=0.0, top_beam_ic_score=0.0, beam_score=0.0, subquestions=(),
+                anonymised=explored.anonymised, pattern=explored.pattern, answers=explored.answers,
+                entities=explored.entities, source="synthetic-test-data",
+            )
+        )
+    return records
+
+
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("reasoner")
+    config = ScoutConfig(cache_dir=str(cache))
+    kg = KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), config)
+    index = LabelIndex.build(kg.store, kg.schema, cache)
+    records = synthetic_records(kg, 40)
+    llm = LLM.load("qwen2.5-coder-0.5b")
+    embedder = Embedder.load()
+    yield kg, index, records, llm, embedder, config
+    kg.close()
+
+
+@pytest.fixture(scope="module")
+def reasoner(parts) -> Reasoner:
+    kg, index, records, llm, embedder, config = parts
+    r = Reasoner(kg, records, llm, embedder, index, config)
+    yield r
+    r.close()
+
+
+def labels(result: QuestionResult) -> list[str]:
+    return [a.label for a in result.answers]
+
+
+# ------------------------------------------------------------------ answers
+def test_one_hop_question(reasoner: Reasoner) -> None:
+    stages: list[str] = []
+    result = reasoner.answer("who directed alien?", on_progress=stages.append)
+    assert result.message is None
+    assert result.program == '(JOIN (R directed_by) "Alien")'
+    assert labels(result) == ["Ridley Scott"]
+    assert result.answers[0].iri and result.sparql and "directed_by" in result.sparql
+    assert stages[0] == "linking" and stages[1] == "step 1" and stages[-1] == "re-ranking"
+    assert [s for s in stages if s.startswith("step")] == [f"step {i}" for i in range(1, result.steps + 1)]
+    assert [m.text for m in result.linked] == ["alien"]
+    assert result.exemplars and not result.cached
+    # the alternatives carry their scores: the re-ranked best set, best first
+    alts = result.alternatives
+    assert 1 <= len(alts) <= reasoner.config.beam
+    assert all(isinstance(a, Alternative) and a.inverse is not None for a in alts)
+    assert [a.final for a in alts] == sorted((a.final for a in alts), reverse=True)
+    assert alts[0].program == result.program
+    cfg = reasoner.config
+    for a in alts:  # final = alpha * forward + (1 - alpha) * inverse + log(penalty) * repeats
+        assert a.final <= cfg.ic_alpha * a.forward + (1 - cfg.ic_alpha) * a.inverse + 1e-5
+    assert isinstance(result.timings, Timings)
+    t = result.timings
+    assert t.total >= t.link + t.retrieve + t.enumerate + t.score + t.rerank - 1e-3 > 0
+
+
+def test_count_question(reasoner: Reasoner) -> None:
+    result = reasoner.answer("how many movies did ridley scott direct?")
+    assert result.program == '(COUNT (JOIN directed_by "Ridley Scott"))'
+    assert result.count == 4 and labels(result) == ["4"]
+
+
+def test_memoized_repeat_is_fast_and_equal(reasoner: Reasoner) -> None:
+    first = reasoner.answer("what genre is gladiator?")
+    start = time.perf_counter()
+    again = reasoner.answer("what genre is  gladiator? ")  # whitespace does not matter
+    elapsed = time.perf_counter() - start
+    assert again.cached and not first.cached
+    assert elapsed < 0.05
+    assert (again.program, again.answers, again.alternatives, again.count) == (
+        first.program, first.answers, first.alternatives, first.count)
+    assert labels(first) == ["Action"]
+
+
+def test_prefix_cache_is_shared_by_all_candidates(parts) -> None:
+    kg, index, records, llm, embedder, config = parts
+    r = Reasoner(kg, records, llm, embedder, index, config, memoize=False)
+    llm.clear_prefix_cache()
+    requested: list[str] = []
+    real = llm._prefix_state
+
+    def spy(prefix: str):
+        requested.append(prefix)
+        return real(prefix)
+
+    llm._prefix_state = spy
+    try:
+        question = "who starred in star wars?"
+        result = r.answer(question)
+    finally:
+        del llm._prefix_state
+    assert result.steps >= 2 and result.message is None
+    forward = r.forward_prompt(question)
+    # one scoring call per step that had new candidates, every one on the same prefix string
+    assert 2 <= requested.count(forward) <= result.steps
+    assert len(set(requested)) == 2  # the forward prompt and the inverse-consistency prompt, nothing else
+    assert forward in llm._prefixes  # its KV cache is held
+    assert labels(result) == ["Harrison Ford"]
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(
+    "question, expect",
+    [
+        ("", "type a question"),
+        ("   \n\t ", "type a question"),
+        ("who directed xyzzy plugh?", "Closest labels"),
+        ("谁导演了这部电影？", "English"),
+        ("a" * 10_000, "characters"),
+        ("what did [Zzyzx Qwerty] direct?", "labelled \"Zzyzx Qwerty\""),
+    ],
+)
+def test_bad_input_gives_a_message(reasoner: Reasoner, question: str, expect: str) -> None:
+    result = reasoner.answer(question)
+    assert isinstance(result, QuestionResult)
+    assert result.program is None and result.answers == () and result.message
+    assert expect in result.message, result.message
+    assert len(result.question) <= 500
+    json.dumps(result.to_json())
+
+
+def test_empty_corpus_still_answers(parts) -> None:
+    kg, index, records, llm, embedder, config = parts
+    r = Reasoner(kg, [], llm, embedder, index, config, memoize=False)
+    result = r.answer("what genre is Star Wars?")
+    assert result.exemplars == ()
+    assert labels(result) == ["Science Fiction"]
+
+
+# ------------------------------------------------------------------ CLI
+def test_cli_ask_and_evaluate(parts, tmp_path, monkeypatch, capsys) -> None:
+    from engine import __main__ as cli
+
+    kg, index, records, llm, embedder, config = parts
+    corpus = Corpus(tmp_path / "corpus")
+    corpus.write_manifest(Manifest(kg.fingerprint, kg.store.info.location, "synthetic-test-data", {}))
+    for record in records:
+        corpus.append(record)
+    monkeypatch.setattr(LLM, "load", classmethod(lambda cls, *a, **k: llm))  # load the model once per module
+    monkeypatch.setattr(Embedder, "load", classmethod(lambda cls, *a, **k: embedder))
+    common = ["--kg", str(FIXTURES / "tiny_films.psv"), "--corpus", str(corpus.folder), "--cache-dir", config.cache_dir]
+
+    assert cli.main(["ask", *common, "who directed alien?"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["program"] == '(JOIN (R directed_by) "Alien")' and out["answers"][0]["label"] == "Ridley Scott"
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        json.dumps({"question": "who directed alien?", "answers": ["Ridley Scott"]}) + "\n"
+        + json.dumps({"question": "how many movies did ridley scott direct?", "answers": ["4"]}) + "\n"
+        + json.dumps({"question": "", "answers": ["x"]}) + "\n"
+    )
+    results = tmp_path / "r.jsonl"
+    assert cli.main(["evaluate", *common, "--questions", str(questions), "--out", str(results), "--limit", "3"]) == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["n"] == 3 and last["f1"] == pytest.approx(2 / 3, abs=1e-3) and last["em"] == pytest.approx(2 / 3, abs=1e-3)
+    assert set(last) >= {"n", "f1", "hits1", "em", "median_latency_s", "p90_latency_s"}
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [r["f1"] for r in rows] == [1.0, 1.0, 0.0] and rows[0]["cached"]  # asked above: memoized
+
+
+# ------------------------------------------------------------------ metrics
+def test_scoring_metrics() -> None:
+    assert normalise(" Ridley  SCOTT ") == "ridley scott"
+    assert normalise("5.0") == normalise("+5") == "5" and normalise("2.50") == "2.5"
+    assert f1(["a", "b"], ["b", "c"]) == pytest.approx(0.5)
+    assert f1(["1982"], ["1982.0"]) == 1.0
+    assert exact_match(["A", "b"], ["b", "a"]) == 1.0 and exact_match(["a"], ["a", "b"]) == 0.0
+    assert hits_at_1(["x", "a"], ["a"]) == 0.0 and hits_at_1(["a", "x"], ["a"]) == 1.0
+    assert score([], ["a"]).f1 == 0.0 and score([], []).f1 == 1.0 and score(["a"], []).f1 == 0.0
+    assert percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90) == pytest.approx(9.1)
+    s = summary([score(["a"], ["a"]), score(["b"], ["a"])], [1.0, 3.0])
+    assert s == {"n": 2, "f1": 0.5, "hits1": 0.5, "em": 0.5, "median_latency_s": 2.0, "p90_latency_s": 2.8}
