@@ -489,6 +489,8 @@ def _reverse_label(label: str) -> str:
     words = label.split()
     if len(words) >= 2 and words[-1] == "by":
         return " ".join(words[:-1])
+    if len(words) >= 2 and words[-1] == "of":  # "moon of" -> "has moon"
+        return "has " + " ".join(words[:-1])
     if len(words) >= 2 and words[0] in {"has", "have", "in"}:
         return " ".join(words[1:]) + " of"
     return f"{label} of"

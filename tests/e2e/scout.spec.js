@@ -1,0 +1,237 @@
+// Browser test of the KG Scout UI, run by tests/test_e2e_browser.py (plain Node + playwright-core,
+// headless Debian Chromium; no Playwright test runner, no downloaded browsers).
+//
+//   node scout.spec.js URL ARTIFACTS_DIR [--docs DOCS_DIR] [--budget N] [--model NAME]
+//
+// Steps (each logs one line; any failed expectation exits 1 after a screenshot of every page):
+//   1. two browser sessions ask different questions of the default geography KG at the same time;
+//      each gets its own right answer, and the details panel shows the program and the SPARQL;
+//   2. the program is edited and run again, and the answers offered as CSV;
+//   3. a bad upload (an empty file) gets a clear message and the default KG stays selected;
+//   4. a small Turtle file is uploaded, its schema shown, and bootstrapped with a tiny budget;
+//   5. a question about the uploaded KG gets the right answer;
+//   6. the corpus browser finds the generated questions and runs one of them.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const args = process.argv.slice(2);
+const URL_ = args[0];
+const ART = args[1] || 'test-artifacts';
+const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
+const DOCS = opt('--docs', null);
+const BUDGET = opt('--budget', '2');
+const MODEL = opt('--model', 'smollm2-135m');
+const HERE = __dirname;
+const ASK_TIMEOUT = 240e3;
+
+fs.mkdirSync(ART, { recursive: true });
+const started = Date.now();
+const log = (msg) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}`);
+
+function expect(cond, msg) { if (!cond) throw new Error('expectation failed: ' + msg); }
+
+async function shot(page, name, opts = {}) {
+  const file = path.join(ART, name);
+  await page.screenshot({ path: file, ...opts });
+  return file;
+}
+
+async function newSession(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.log('PAGE ERROR', err.message));
+  await page.goto(URL_, { waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('#question textarea', { timeout: 120e3 });
+  // the session's state arrives with the load event: wait for the greeting
+  await page.waitForFunction(() => document.querySelector('#chat').innerText.includes('Ask me about'), null,
+    { timeout: 60e3 });
+  return page;
+}
+
+const chatText = (page) => page.$eval('#chat', (e) => e.innerText);
+const botMessages = (page) => page.$$eval('#chat [data-testid="bot"]', (els) => els.map((e) => e.innerText));
+
+async function ask(page, question) {
+  const before = (await botMessages(page)).length;
+  await page.fill('#question textarea', question);
+  await page.click('#ask');
+  // wait for a reply that is no longer the pending "Thinking…" message
+  await page.waitForFunction((n) => {
+    const bots = [...document.querySelectorAll('#chat [data-testid="bot"]')];
+    if (bots.length <= n) return false;
+    return !document.querySelector('#chat').innerText.includes('Thinking…');
+  }, before, { timeout: ASK_TIMEOUT, polling: 500 });
+  const bots = await botMessages(page);
+  return bots.slice(before).join('\n');
+}
+
+async function openLastDetails(page) {
+  const titles = page.locator('#chat .thought-group .title');
+  await titles.last().click();
+  await page.waitForFunction(() => {
+    const groups = document.querySelectorAll('#chat .thought-group');
+    const last = groups[groups.length - 1];
+    return last && last.innerText.includes('SPARQL') && last.innerText.includes('SELECT');
+  }, null, { timeout: 10e3 });
+  return page.$$eval('#chat .thought-group', (els) => els[els.length - 1].innerText);
+}
+
+async function gotoTab(page, name) {
+  await page.getByRole('tab', { name }).click();
+  await page.waitForTimeout(300);
+}
+
+(async () => {
+  // launch() gives the browser a fresh, temporary profile (its own --user-data-dir), removed on close.
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const pages = [];
+  try {
+    // ------------------------------------------------------------ 1. two sessions at once
+    const a = await newSession(browser);
+    const b = await newSession(browser);
+    pages.push(a, b);
+    log('two sessions loaded');
+    const [ra, rb] = await Promise.all([
+      ask(a, 'what is the capital of France?'),
+      ask(b, 'what is the capital of Japan?'),
+    ]);
+    log(`session A: ${JSON.stringify(ra.split('\n')[0])}; session B: ${JSON.stringify(rb.split('\n')[0])}`);
+    expect(ra.includes('Paris'), `session A's answer has Paris: ${ra}`);
+    expect(!ra.includes('Tokyo'), 'session A never sees Tokyo');
+    expect(rb.includes('Tokyo'), `session B's answer has Tokyo: ${rb}`);
+    expect(!(await chatText(b)).includes('Paris'), "session B never sees session A's answer");
+    const details = await openLastDetails(a);
+    expect(details.includes('(JOIN (R capital) "France")'), `the program is shown: ${details}`);
+    expect(/SELECT[\s\S]*WHERE/.test(details), 'the SPARQL is shown');
+    expect(details.includes('Top alternatives') || details.includes('Linked'), 'linked entities / alternatives');
+    await a.waitForTimeout(300);
+    await shot(a, 'chat.png');
+    if (DOCS) {
+      await a.locator('#chat').scrollIntoViewIfNeeded();
+      await a.screenshot({ path: path.join(DOCS, 'chat.png'), fullPage: true, clip: await docClip(a, '#chat', '#program-panel') });
+    }
+    log('answers and details checked');
+
+    // ------------------------------------------------------------ 2. edit and run the program, CSV
+    await a.fill('#program textarea', '(JOIN (R capital) "Germany")');
+    await a.click('#run-program');
+    await a.waitForFunction(() => document.querySelector('#chat').innerText.includes('Berlin'), null,
+      { timeout: 60e3 });
+    const download = a.waitForEvent('download', { timeout: 30e3 });
+    await a.click('#download-csv');
+    const file = await (await download).path();
+    const csv = fs.readFileSync(file, 'utf8');
+    expect(csv.startsWith('label,iri') && csv.includes('Berlin'), `the CSV has the answers: ${csv}`);
+    log('edited program ran; CSV downloaded');
+
+    // ------------------------------------------------------------ 3. a bad upload keeps the KG
+    await gotoTab(a, 'Bring your own KG');
+    const empty = path.join(ART, 'empty.ttl');
+    fs.writeFileSync(empty, '');
+    await a.setInputFiles('#kg-upload input[type=file]', empty);
+    await a.waitForFunction(() => /Could not load/.test(document.querySelector('#kg-status').innerText), null,
+      { timeout: 60e3 });
+    const status = await a.$eval('#kg-status', (e) => e.innerText);
+    expect(status.includes('no triples'), `the message says why: ${status}`);
+    expect(!/Traceback|File "/.test(await a.$eval('body', (e) => e.innerText)), 'no stack trace on the page');
+    const kgNow = await a.$eval('#kg-select input', (e) => e.value);
+    expect(kgNow.includes('geography'), `the previous KG stays selected: ${kgNow}`);
+    await shot(a, 'bad-upload.png', { fullPage: true });
+    log('empty upload refused with a message');
+
+    // ------------------------------------------------------------ 4. upload and bootstrap a Turtle KG
+    await a.locator('#kg-upload button[aria-label="Clear"]').click().catch(() => {});
+    await a.setInputFiles('#kg-upload input[type=file]', path.join(HERE, 'solar_system.ttl'));
+    await a.waitForFunction(() => document.querySelector('#kg-status').innerText.includes('Loaded'), null,
+      { timeout: 120e3 });
+    expect((await a.$eval('#relations', (e) => e.innerText)).includes('moonOf'), 'the schema lists moonOf');
+    expect((await a.$eval('#classes', (e) => e.innerText)).includes('A natural satellite'), 'class descriptions');
+    log('Turtle KG loaded; schema shown');
+    await a.fill('#budget input', String(BUDGET));
+    const model = a.locator('#model input');
+    await model.click();
+    await model.fill(MODEL);
+    await model.press('Enter');
+    await a.click('#bootstrap-start');
+    // the bar shows programs done, the rate and an ETA while it runs
+    const midRun = () => {
+      const t = document.querySelector('#bootstrap-progress').innerText;
+      return /Writing questions/.test(t) && /[1-9]\d* \/ \d+ programs/.test(t) && /ETA/.test(t);
+    };
+    const finished = () => /Bootstrap of .* complete|Bootstrap failed|Stopped with/.test(
+      document.querySelector('#bootstrap-status').innerText);
+    await a.waitForFunction(`(${midRun})() || (${finished})()`, null, { timeout: 400e3, polling: 250 });
+    if (await a.evaluate(`(${midRun})()`)) {
+      await shot(a, 'bootstrap-progress.png', { fullPage: true });
+      if (DOCS) {
+        await a.screenshot({ path: path.join(DOCS, 'bootstrap.png'), fullPage: true,
+          clip: await docClip(a, '#schema-summary', '#bootstrap-status') });
+      }
+      log('bootstrap running: ' + (await a.$eval('#bootstrap-progress', (e) => e.innerText)).replace(/\n/g, ' | '));
+    } else {
+      log('(the bootstrap finished before a mid-run screenshot)');
+    }
+    await a.waitForFunction(finished, null, { timeout: 400e3, polling: 500 });
+    const bootStatus = await a.$eval('#bootstrap-status', (e) => e.innerText);
+    expect(/Bootstrap of .* complete/.test(bootStatus), `the bootstrap completes: ${bootStatus}`);
+    const bar = await a.$eval('#bootstrap-progress', (e) => e.innerText);
+    expect(bar.includes(`${BUDGET} / ${BUDGET} programs`) && bar.includes('Done'), `the bar shows every program done: ${bar}`);
+    await shot(a, 'bootstrap-done.png', { fullPage: true });
+    log('bootstrap complete');
+
+    // ------------------------------------------------------------ 5. ask the uploaded KG
+    await gotoTab(a, 'Chat');
+    const note = await a.$eval('#kg-note', (e) => e.innerText);
+    expect(note.includes('solar_system.ttl'), `the chat asks the uploaded KG: ${note}`);
+    const rs = await ask(a, 'which planet is Phobos a moon of?');
+    log(`solar system: ${JSON.stringify(rs.split('\n')[0])}`);
+    expect(rs.includes('Mars'), `the answer is Mars: ${rs}`);
+    const solarDetails = await openLastDetails(a);
+    expect(solarDetails.includes('moonOf'), 'the program uses moonOf');
+    await shot(a, 'solar-answer.png');
+
+    // ------------------------------------------------------------ 6. corpus browser
+    await gotoTab(a, 'Corpus');
+    await a.click('#corpus-search-btn');
+    await a.waitForFunction(() => /\d+ match/.test(document.querySelector('#corpus-status').innerText), null,
+      { timeout: 30e3 });
+    await a.locator('#corpus-table [role="gridcell"]').filter({ hasText: /^\s*\(/ }).first().click();
+    await a.waitForFunction(() => document.querySelector('#corpus-program textarea').value.includes('('), null,
+      { timeout: 10e3 });
+    await a.click('#corpus-run');
+    await a.waitForFunction(() => {
+      const t = document.querySelector('#corpus-answer').innerText.trim();
+      return t.length > 0 && !t.includes('Select a row');
+    }, null, { timeout: 30e3 });
+    expect(!(await a.$eval('#corpus-answer', (e) => e.innerText)).includes('Error'), 'the corpus program runs');
+    await shot(a, 'corpus.png', { fullPage: true });
+    log('corpus browser ran a program');
+    log('ALL OK');
+  } catch (err) {
+    console.error(err && err.stack || err);
+    for (const [i, p] of pages.entries()) {
+      await p.screenshot({ path: path.join(ART, `failure-${i}.png`), fullPage: true }).catch(() => {});
+    }
+    process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+})();
+
+// The bounding box from the top of one element to the bottom of another, for README screenshots.
+async function docClip(page, topSel, bottomSel) {
+  const scrollY = await page.evaluate(() => window.scrollY);
+  const top = await page.locator(topSel).boundingBox();
+  const bottom = await page.locator(bottomSel).boundingBox();
+  top.y += scrollY;
+  bottom.y += scrollY;
+  const y = Math.max(0, top.y - 12);
+  return { x: 0, y, width: page.viewportSize().width, height: bottom.y + bottom.height + 12 - y };
+}

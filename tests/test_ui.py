@@ -1,0 +1,409 @@
+"""ui/: the render helpers, and the handlers called as plain functions (no browser).
+
+Handlers run against a real Scout over tests/fixtures/tiny_films.psv. Nothing here loads a language
+model: questions and bootstraps go through stand-ins for `KGSession.ask`/`.bootstrap` that report
+progress like the real ones, so these tests take seconds. The real reasoning and bootstrapping through
+the UI are covered by tests/test_e2e_browser.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import socket
+import time
+from pathlib import Path
+
+import gradio as gr
+import pytest
+
+from engine.bootstrap import BootstrapResult, Progress
+from engine.config import ScoutConfig
+from engine.executor import Answer
+from engine.linker import Candidate, Mention
+from engine.reasoner import Alternative, QuestionResult, Timings
+from engine.scout import Scout
+from kg_adapters.base import LoadError
+from ui import render
+from ui.handlers import Handlers
+from ui.state import Hub
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FILMS = str(FIXTURES / "tiny_films.psv")
+SOLAR = str(Path(__file__).parent / "e2e" / "solar_system.ttl")
+
+
+# ------------------------------------------------------------------ fixtures
+@pytest.fixture
+def hub(tmp_path) -> Hub:
+    scout = Scout(ScoutConfig(cache_dir=str(tmp_path / "cache"), endpoint_retries=0, query_timeout_s=5))
+    return Hub(scout, default_spec=FILMS)
+
+
+@pytest.fixture
+def handlers(hub, tmp_path) -> Handlers:
+    return Handlers(hub, csv_dir=tmp_path / "csv")
+
+
+@pytest.fixture
+def state(hub, handlers):
+    s = hub.new_state()
+    s.history = handlers.greeting(s)
+    return s
+
+
+def result(**changes) -> QuestionResult:
+    base = dict(
+        question="who directed Alien?",
+        program='(JOIN (R directed_by) "Alien")',
+        sparql="SELECT ?x WHERE { <http://kgscout.local/entity/Alien> ?p ?x }",
+        answers=(Answer("Ridley Scott", "http://kgscout.local/entity/Ridley%20Scott"),),
+        count=None,
+        alternatives=(
+            Alternative('(JOIN (R directed_by) "Alien")', -2.96, -3.06, -3.01),
+            Alternative('(JOIN (R has_genre) "Alien")', -3.49, None, -3.94),
+        ),
+        linked=(Mention("Alien", 13, 18, (Candidate("entity", "Alien", "http://x/Alien", 1.0, ("movie",)),)),),
+        timings=Timings(link=0.001, score=8.3, rerank=1.8, total=11.2),
+        message=None,
+    )
+    base.update(changes)
+    return QuestionResult(**base)
+
+
+def text_of(history) -> str:
+    return "\n".join(str(m.get("content", "")) + str(m.get("metadata", "")) for m in history)
+
+
+def drain(generator) -> list:
+    return list(generator)
+
+
+# ------------------------------------------------------------------ render helpers
+def test_answers_markdown_count_single_and_list():
+    assert render.answers_markdown([], 53) == "**53**"
+    assert render.answers_markdown([Answer("Paris")], None) == "**Paris**"
+    many = [Answer(f"City {i}") for i in range(30)]
+    text = render.answers_markdown(many, None, limit=25)
+    assert text.startswith("30 answers:") and "City 24" in text and "City 25" not in text
+    assert "5 more" in text
+    assert render.answers_markdown([], None) == "_No answers._"
+
+
+def test_labels_are_escaped_not_markup():
+    text = render.answers_markdown([Answer("<script>x</script> *bold*")], None)
+    assert "<script>" not in text and "\\*bold\\*" in text
+
+
+def test_pretty_program_indents_and_keeps_unparseable_text():
+    long = '(AND (JOIN directed_by "Ridley Scott") (JOIN has_genre (JOIN (R has_genre) "Blade Runner")))'
+    assert "\n" in render.pretty_program(long)
+    assert render.pretty_program("(JOIN oops") == "(JOIN oops"
+    assert render.pretty_program(None) == ""
+
+
+@pytest.mark.parametrize(
+    "timings, total",
+    [(Timings(link=1.0, total=2.5), 2.5), ({"total": 3.0, "link": "x"}, 3.0), (4.0, 4.0), (None, None)],
+)
+def test_timings_in_any_shape(timings, total):
+    assert render.timings_dict(timings).get("total") == total
+    assert render.timings_markdown(timings)  # never empty, never raises
+
+
+def test_details_show_program_sparql_linked_alternatives_and_time():
+    text = render.details_markdown(result())
+    assert '```lisp\n(JOIN (R directed_by) "Alien")\n```' in text
+    assert "```sparql\nSELECT ?x" in text
+    assert "Alien (entity: movie, 1.000)" in text
+    assert "| 2 | `(JOIN (R has_genre) \"Alien\")` | -3.490 | – | -3.940 |" in text
+    assert "11.2 s" in text
+
+
+def test_result_markdown_gives_the_message_when_there_is_no_answer():
+    none = result(program=None, sparql=None, answers=(), alternatives=(), message="Nothing is labelled \"Xyz\".")
+    assert "Nothing is labelled" in render.result_markdown(none)
+    assert render.result_markdown(result(answers=(Answer("3"),), count=3)) == "**3**"
+
+
+def test_csv_has_every_answer_and_defuses_formulas():
+    rows = list(csv.reader(io.StringIO(render.answers_csv([Answer("=cmd()", "http://a"), Answer("-5"), Answer("B")]))))
+    assert rows == [["label", "iri"], ["'=cmd()", "http://a"], ["-5", ""], ["B", ""]]
+    assert render.answers_csv([Answer("4")], 4) == "count\r\n4\r\n"
+
+
+def test_progress_bar_shows_done_rate_and_eta():
+    html = render.progress_html(Progress("questions", 5, 20, 10.0))
+    assert "5 / 20 programs" in html and "1,800 per hour" in html and "ETA 30.0 s" in html
+    assert 'width:25.0%' in html
+    assert "100" in render.progress_html(Progress("done", 20, 20, 40.0), running=False)
+    assert "Not started" in render.progress_html(None, running=False)
+
+
+def test_error_text_is_one_line_for_users():
+    assert render.error_text(LoadError("the file has no triples")) == "the file has no triples"
+    text = render.error_text(RuntimeError("boom\nTraceback (most recent call last):\n  File \"x\""))
+    assert text == "Something went wrong (RuntimeError: boom)." and "Traceback" not in text
+
+
+def test_schema_rows(hub):
+    schema = hub.session(hub.default_key).schema
+    relations = {row[0]: row for row in render.relation_rows(schema)}
+    assert relations["directed_by"][2:4] == ["movie", "person"]
+    assert {row[0] for row in render.class_rows(schema)} >= {"movie", "person", "year"}
+
+
+# ------------------------------------------------------------------ chat handlers
+def test_run_program_renders_answers_sparql_and_csv(handlers, state):
+    history, download, status, state = handlers.run_program('(JOIN (R directed_by) "Alien")', state)
+    text = text_of(history)
+    assert "**Ridley Scott**" in text and "SELECT" in text and status == ""
+    path = Path(download["value"])
+    assert download["interactive"] is True and path.suffix == ".csv"
+    assert list(csv.reader(path.open()))[1] == ["Ridley Scott", "http://kgscout.local/entity/Ridley%20Scott"]
+
+
+def test_events_before_the_page_loaded_get_a_fresh_state(handlers):
+    history, _, _, state = handlers.run_program('(JOIN (R directed_by) "Alien")', None)
+    assert state.kg == handlers.hub.default_key and "Ridley Scott" in text_of(history)
+
+
+def test_run_program_with_an_error_gives_a_message(handlers, state):
+    history, _, status, state = handlers.run_program('(JOIN (R directed_by) "No Such Film")', state)
+    assert "no entity is labelled" in status
+    assert "Traceback" not in text_of(history)
+    _, _, status, _ = handlers.run_program("   ", state)
+    assert "Write a program" in status
+
+
+def test_ask_streams_progress_then_the_answer(handlers, state, hub, monkeypatch):
+    session = hub.session(hub.default_key)
+
+    def fake_ask(question, on_progress=None):
+        for stage in ("linking", "step 1", "step 2", "re-ranking"):
+            on_progress(stage)
+            time.sleep(0.02)
+        return result(question=question)
+
+    monkeypatch.setattr(session, "ask", fake_ask)
+    updates = drain(handlers.ask("who directed Alien?", state))
+    pending = text_of(updates[0][0])
+    assert "Thinking" in pending and "pending" in pending
+    streamed = " ".join(text_of(u[0]) for u in updates[:-1])
+    final_history, question_box, program_box, download, status, state = updates[-1]
+    final = text_of(final_history)
+    assert "**Ridley Scott**" in final and "SELECT ?x" in final and "Thinking" not in final
+    assert updates[0][1] == "" and program_box == '(JOIN (R directed_by) "Alien")'
+    assert Path(download["value"]).read_text().splitlines()[1].startswith("Ridley Scott")
+    assert state.last_question == "who directed Alien?"
+    assert "Linking" in streamed or len(updates) >= 2  # progress shown while it ran
+
+
+def test_no_answer_gives_the_message_and_clears_program_and_csv(handlers, state, hub, monkeypatch):
+    session = hub.session(hub.default_key)
+    monkeypatch.setattr(session, "ask", lambda q, on_progress=None: result(
+        question=q, program=None, sparql=None, answers=(), alternatives=(), linked=(),
+        message='Nothing in the graph is labelled "Zorro". Closest labels: "Alien".'))
+    history, _, program_box, download, _, state = drain(handlers.ask("who directed Zorro?", state))[-1]
+    assert 'Nothing in the graph is labelled "Zorro"' in text_of(history)
+    assert program_box == "" and download["interactive"] is False and state.csv_path is None
+
+
+def test_follow_up_questions_keep_the_conversation(handlers, state, hub, monkeypatch):
+    session = hub.session(hub.default_key)
+    answers = {"who directed Alien?": "Ridley Scott", "who wrote Alien?": "Dan O'Bannon"}
+    monkeypatch.setattr(session, "ask", lambda q, on_progress=None: result(
+        question=q, answers=(Answer(answers[q]),)))
+    state = drain(handlers.ask("who directed Alien?", state))[-1][-1]
+    history, *_, state = drain(handlers.ask("who wrote Alien?", state))[-1]
+    text = text_of(history)
+    assert text.index("Ridley Scott") < text.index("Dan O'Bannon")
+    assert state.last_question == "who wrote Alien?"
+
+
+def test_ask_failure_is_a_chat_message_not_a_traceback(handlers, state, hub, monkeypatch):
+    session = hub.session(hub.default_key)
+
+    def broken(question, on_progress=None):
+        raise RuntimeError("model file missing\n  File \"/x.py\", line 1")
+
+    monkeypatch.setattr(session, "ask", broken)
+    history = drain(handlers.ask("who directed Alien?", state))[-1][0]
+    assert "Something went wrong (RuntimeError: model file missing)" in text_of(history)
+    assert "File \"/x.py\"" not in text_of(history)
+
+
+def test_empty_question_is_not_sent(handlers, state):
+    updates = drain(handlers.ask("   ", state))
+    assert len(updates) == 1 and updates[0][4] == "Type a question first."
+
+
+def test_mark_correct_adds_only_on_request(handlers, state, hub):
+    session = hub.session(hub.default_key)
+    status, state = handlers.mark_correct('(JOIN (R directed_by) "Alien")', state)
+    assert "Ask a question first" in status and not session.search_corpus("")
+    state.last_question, state.last_kg = "who directed Alien?", state.kg
+    status, state = handlers.mark_correct('(JOIN (R directed_by) "Alien")', state)
+    assert status.startswith("Added to the corpus")
+    records = session.search_corpus("directed Alien")
+    assert [r.source for r in records] == ["user"]
+    status, _ = handlers.mark_correct("(JOIN nonsense", state)
+    assert status.startswith("**Error:** Not added")
+    assert len(session.search_corpus("")) == 1
+
+
+def test_clear_chat(handlers, state):
+    state.last_question = "x"
+    history, program, download, status, state = handlers.clear_chat(state)
+    assert len(history) == 1 and "Ask me about" in history[0]["content"] and state.last_question is None
+
+
+# ------------------------------------------------------------------ bring your own KG
+def _view(updates):
+    """The last kg_view tuple of an open_* generator, as a dict."""
+    names = ["select", "status", "note", "chat", "summary", "classes", "relations", "budget", "model",
+             "progress", "corpus", "state"]
+    return dict(zip(names, updates[-1]))
+
+
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("empty.ttl", b"", "no triples"),
+        ("binary.nt", bytes(range(256)) * 40, "looks binary"),
+        ("broken.psv", b"a|b|c\nthis line has no separators\n", "line 2"),
+        ("broken.ttl", b'@prefix ex: <http://ex.org/> .\nex:a ex:b "open .\n', "line 2"),
+    ],
+    ids=["empty", "binary", "malformed-delimited", "malformed-turtle"],
+)
+def test_bad_uploads_give_a_message_and_keep_the_previous_kg(handlers, state, tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    before = state.kg
+    view = _view(drain(handlers.open_file(str(path), state)))
+    assert view["status"].startswith(f"**Error:** Could not load {name}: ")
+    assert message in view["status"] and "Traceback" not in view["status"]
+    assert view["state"].kg == before and view["select"]["value"] == before
+    # the previous KG still answers
+    history, *_ = handlers.run_program('(JOIN (R directed_by) "Alien")', view["state"])
+    assert "Ridley Scott" in text_of(history)
+
+
+def test_upload_over_the_size_limit(tmp_path):
+    scout = Scout(ScoutConfig(cache_dir=str(tmp_path / "cache"), max_upload_mb=0.002))
+    h = Handlers(Hub(scout, default_spec=FILMS), csv_dir=tmp_path / "csv")
+    s = h.hub.new_state()
+    big = tmp_path / "big.nt"
+    big.write_text("<http://a> <http://b> <http://c> .\n" * 100)
+    view = _view(drain(h.open_file(str(big), s)))
+    assert "the limit is" in view["status"] and view["state"].kg == s.kg
+
+
+def test_missing_upload_and_no_file(handlers, state, tmp_path):
+    view = _view(drain(handlers.open_file(str(tmp_path / "gone.ttl"), state)))
+    assert "did not arrive" in view["status"]
+    view = _view(drain(handlers.open_file(None, state)))
+    assert view["status"] == "" and view["state"].kg == state.kg
+
+
+def test_upload_turtle_shows_schema_and_switches(handlers, state, hub):
+    updates = drain(handlers.open_file(SOLAR, state))
+    assert "Loading" in _view(updates[:1])["status"]
+    view = _view(updates)
+    assert view["state"].kg == "solar_system.ttl" and view["select"]["choices"] == [hub.default_key, "solar_system.ttl"]
+    assert "moonOf" in [row[0] for row in view["relations"]]
+    assert any("natural satellite" in row[4] for row in view["classes"])
+    assert "Now asking solar_system.ttl" in text_of(view["chat"])
+    history, *_ = handlers.run_program('(JOIN (R moonOf) "Phobos")', view["state"])
+    assert "**Mars**" in text_of(history)
+    # the same file again is the same KG; switching back works
+    assert _view(drain(handlers.open_file(SOLAR, view["state"])))["state"].kgs.count("solar_system.ttl") == 1
+    back = dict(zip(["select"], handlers.switch_kg(hub.default_key, view["state"])))
+    assert back["select"]["value"] == hub.default_key and state.kg == hub.default_key
+
+
+def test_unreachable_endpoint_keeps_the_previous_kg(handlers, state):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    view = _view(drain(handlers.open_endpoint(f"http://127.0.0.1:{port}/sparql", state)))
+    assert "cannot reach the SPARQL endpoint" in view["status"] and view["state"].kg == state.kg
+    view = _view(drain(handlers.open_endpoint("ftp://example.org", state)))
+    assert "not an http(s) URL" in view["status"]
+
+
+def test_bootstrap_progress_cancel_and_resume(handlers, state, hub, monkeypatch):
+    session = hub.session(hub.default_key)
+    calls = []
+
+    def fake_bootstrap(budget=None, model=None, on_progress=None, should_stop=lambda: False):
+        calls.append((budget, model))
+        on_progress(Progress("explore", budget, budget, 0.1))
+        for i in range(budget):
+            if should_stop():
+                on_progress(Progress("stopped", i, budget, 0.1 * i))
+                return BootstrapResult(Path("."), budget, i, complete=False)
+            on_progress(Progress("questions", i + 1, budget, 0.1 * (i + 1)))
+            time.sleep(0.05)
+        on_progress(Progress("done", budget, budget, 0.1 * budget))
+        return BootstrapResult(Path("."), budget, budget, complete=True)
+
+    monkeypatch.setattr(session, "bootstrap", fake_bootstrap)
+    monkeypatch.setattr("ui.handlers.POLL_S", 0.02)
+    run = handlers.start_bootstrap(200, "smollm2-135m", state)
+    first = next(run)
+    assert "Bootstrapping" in first[1]
+    time.sleep(0.2)
+    assert "Stopping" in handlers.cancel_bootstrap(state)
+    updates = [first] + list(run)
+    assert "Stopped with" in updates[-1][1] and "resume" in updates[-1][1]
+    assert any("programs" in u[0] and "ETA" in u[0] for u in updates[:-1])
+    # resume: the same button runs it again
+    done = list(handlers.start_bootstrap(3, "smollm2-135m", state))
+    assert "complete: 3 questions" in done[-1][1] and "3 / 3 programs" in done[-1][0]
+    assert calls == [(200, "smollm2-135m"), (3, "smollm2-135m")]
+    assert "No bootstrap is running" in handlers.cancel_bootstrap(state)
+
+
+def test_bootstrap_errors_are_messages(handlers, state, hub, monkeypatch):
+    from engine.corpus import CorpusError
+
+    session = hub.session(hub.default_key)
+
+    def refuse(**kwargs):
+        raise CorpusError("the corpus was started with other settings")
+
+    monkeypatch.setattr(session, "bootstrap", refuse)
+    monkeypatch.setattr("ui.handlers.POLL_S", 0.02)
+    last = list(handlers.start_bootstrap(5, None, state))[-1]
+    assert last[1] == "**Error:** Bootstrap failed: the corpus was started with other settings"
+    assert list(handlers.start_bootstrap(0, None, state))[-1][1].startswith("The budget must be")
+
+
+# ------------------------------------------------------------------ corpus browser
+def test_corpus_browser_search_pick_and_run(handlers, state, hub):
+    rows, status = handlers.search_corpus("", state)
+    assert rows == [] and "no corpus yet" in status
+    state.last_question, state.last_kg = "which films did Ridley Scott direct?", state.kg
+    handlers.mark_correct('(JOIN directed_by "Ridley Scott")', state)
+    rows, status = handlers.search_corpus("ridley", state)
+    assert rows and rows[0][0] == "which films did Ridley Scott direct?" and "1 match" in status
+    assert handlers.search_corpus("zzz", state)[0] == []
+    question, program = handlers.pick_corpus_row(rows[0])
+    assert question == rows[0][0] and program == '(JOIN directed_by "Ridley Scott")'
+    answer, details = handlers.run_corpus_program(program, state)
+    assert "Alien" in answer and "Gladiator" in answer and "SELECT" in details
+    answer, _ = handlers.run_corpus_program("(JOIN", state)
+    assert answer.startswith("**Error:**")
+
+
+# ------------------------------------------------------------------ the app object
+def test_build_makes_one_blocks_app_per_scout(tmp_path):
+    import ui
+
+    scout = Scout(ScoutConfig(cache_dir=str(tmp_path / "cache")))
+    demo = ui.build(scout, kg=FILMS)
+    assert isinstance(demo, gr.Blocks)
+    assert demo.kgscout_hub.scout is scout and demo.kgscout_hub.default_key == "tiny_films.psv"
+    options = ui.launch_options(scout)
+    assert options["max_file_size"] == scout.config.max_upload_bytes and "kgs-progress" in options["css"]

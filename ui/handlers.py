@@ -1,0 +1,500 @@
+"""The UI's event handlers, as plain methods: Gradio wires them up in ui/app.py, tests call them directly.
+
+Every handler takes the inputs of its event plus the session's `SessionState`, and
+returns (or, for long work, yields) a tuple in the order of the `*_OUTPUTS` lists
+in ui/app.py. No handler lets an exception reach Gradio: the engine's errors come
+back as messages written for users, anything unexpected is logged and summarised
+in one line, so a browser never shows a stack trace.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import queue
+import re
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Iterator
+
+import gradio as gr
+
+from . import render
+from .state import Hub, SessionState
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.5  # how often a running bootstrap's progress is re-rendered
+TICK_S = 1.0  # how often the "thinking" message refreshes its clock
+DEFAULT_EXAMPLES = ("what is the capital of France?", "how many countries are in Europe?",
+                    "which countries border Germany?")
+DETAILS_TITLE = "Program, SPARQL and details"
+
+
+def _note(text: str) -> str:
+    return f"**Error:** {text}"
+
+
+class Handlers:
+    def __init__(self, hub: Hub, csv_dir: str | Path | None = None):
+        self.hub = hub
+        self.csv_dir = Path(csv_dir or tempfile.mkdtemp(prefix="kgscout-csv-"))
+        self.csv_dir.mkdir(parents=True, exist_ok=True)
+
+    # ================================================================== helpers
+    def new_state(self) -> SessionState:
+        state = self.hub.new_state()
+        state.history = self.greeting(state)
+        return state
+
+    def _ensure(self, state: SessionState | None) -> SessionState:
+        """An event that fires before the page's load event finished has no state yet."""
+        return state if isinstance(state, SessionState) else self.new_state()
+
+    def _session(self, state: SessionState):
+        try:
+            return self.hub.session(state.kg)
+        except KeyError:
+            state.kg = self.hub.default_key
+            if self.hub.default_key not in state.kgs:
+                state.kgs.insert(0, self.hub.default_key)
+            return self.hub.session(state.kg)
+
+    def _write_csv(self, state: SessionState, stem: str, answers, count) -> str:
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", stem).strip("-")[:40] or "answers"
+        folder = self.csv_dir / uuid.uuid4().hex[:12]
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{slug}.csv"
+        path.write_text(render.answers_csv(answers, count), encoding="utf-8")
+        state.csv_path = str(path)
+        return str(path)
+
+    def greeting(self, state: SessionState) -> list[dict]:
+        return [{"role": "assistant", "content": self.kg_intro(state)}]
+
+    def kg_intro(self, state: SessionState) -> str:
+        session = self._session(state)
+        examples = self.examples(state)
+        text = f"Ask me about **{render.md_escape(state.kg)}**."
+        if examples:
+            text += " For example: " + " · ".join(f"“{render.md_escape(q)}”" for q in examples)
+        if not _has_corpus(session):
+            text += (
+                "\n\n_This KG has no exploration corpus yet, so I answer zero-shot (less accurately). "
+                "Bootstrap one in the **Bring your own KG** tab._"
+            )
+        return text
+
+    def examples(self, state: SessionState, n: int = 3) -> list[str]:
+        session = self._session(state)
+        if state.kg == self.hub.default_key and self.hub.default_spec is None:
+            return list(DEFAULT_EXAMPLES[:n])
+        try:
+            records = session.search_corpus("", limit=200)
+        except Exception:  # noqa: BLE001 - examples are decoration
+            return []
+        seen, out = set(), []
+        for r in sorted(records, key=lambda r: (len(r.question), r.question)):
+            if r.pattern not in seen and len(r.question) < 90:
+                seen.add(r.pattern)
+                out.append(r.question)
+            if len(out) >= n:
+                break
+        return out
+
+    def kg_note(self, state: SessionState) -> str:
+        session = self._session(state)
+        job = self.hub.job(state.kg)
+        if _has_corpus(session):
+            n = _corpus_size(session)
+            corpus = f"corpus of {n:,} explored questions"
+        else:
+            corpus = "no corpus yet: zero-shot answers"
+        running = " · bootstrap running" if job is not None and job.running else ""
+        return f"Asking **{render.md_escape(state.kg)}** ({corpus}{running})"
+
+    # ================================================================== chat
+    def ask(self, question: str, state: SessionState) -> Iterator[tuple]:
+        """Yields (chatbot, question box, program box, download button, status, state)."""
+        state = self._ensure(state)
+        question = " ".join((question or "").split())
+        if not question:
+            yield (state.history, gr.update(), gr.update(), gr.update(), "Type a question first.", state)
+            return
+        session = self._session(state)
+        history = list(state.history) + [{"role": "user", "content": render.md_escape(question)}]
+        events: queue.Queue = queue.Queue()
+        cold = getattr(session, "_reasoner", None) is None
+
+        def work():
+            try:
+                events.put(("done", session.ask(question, on_progress=lambda s: events.put(("stage", s)))))
+            except Exception as err:  # noqa: BLE001 - becomes a chat reply, never a traceback
+                log.warning("asking %r failed", question, exc_info=True)
+                events.put(("error", err))
+
+        threading.Thread(target=work, name="kgscout-ask", daemon=True).start()
+        started = time.monotonic()
+        stage_lines = ["Loading the language model and the label index (first question on this KG)…"
+                       if cold else "Preparing…"]
+        outcome = None
+        clear_box = ""  # the question box is emptied once; later updates leave what the user types next
+        while outcome is None:
+            pending = {
+                "role": "assistant",
+                "content": "\n".join(f"- {line}" for line in stage_lines),
+                "metadata": {"title": f"Thinking… ({time.monotonic() - started:.0f} s)", "status": "pending"},
+            }
+            yield (history + [pending], clear_box, gr.update(), gr.update(), "", state)
+            clear_box = gr.update()
+            deadline = time.monotonic() + TICK_S
+            while outcome is None and time.monotonic() < deadline:
+                try:
+                    kind, payload = events.get(timeout=max(0.05, deadline - time.monotonic()))
+                except queue.Empty:
+                    break
+                if kind == "stage":
+                    stage_lines.append(render.stage_text(payload))
+                else:
+                    outcome = (kind, payload)
+
+        kind, payload = outcome
+        if kind == "error":
+            history.append({"role": "assistant", "content": _note(render.error_text(payload))})
+            state.history = history
+            yield (history, gr.update(), gr.update(), gr.update(), "", state)
+            return
+        result = payload
+        answer = {"role": "assistant", "content": render.result_markdown(result)}
+        details = {
+            "role": "assistant",
+            "content": render.details_markdown(result),
+            "metadata": {"title": DETAILS_TITLE, "status": "done",
+                         "duration": round(render.timings_dict(getattr(result, "timings", None)).get(
+                             "total", time.monotonic() - started), 2)},
+        }
+        history += [answer, details]
+        state.history = history
+        state.last_question = question
+        state.last_kg = state.kg
+        program = getattr(result, "program", None)
+        state.last_program = program
+        download = gr.update(value=None, interactive=False)
+        answers, count = getattr(result, "answers", ()) or (), getattr(result, "count", None)
+        if program and (answers or count is not None):
+            download = gr.update(value=self._write_csv(state, question, answers, count), interactive=True)
+        else:
+            state.csv_path = None
+        # no program: an empty box, so "mark correct" never pairs this question with an older program
+        yield (history, gr.update(), render.pretty_program(program), download, "", state)
+
+    def run_program(self, program: str, state: SessionState) -> tuple:
+        """Returns (chatbot, download button, status, state)."""
+        state = self._ensure(state)
+        text = (program or "").strip()
+        if not text:
+            return (state.history, gr.update(), "Write a program first, e.g. `(JOIN (R capital) \"France\")`.", state)
+        session = self._session(state)
+        history = list(state.history) + [
+            {"role": "user", "content": "Run this program:\n\n" + render.fence(text, "lisp")}
+        ]
+        try:
+            execution = session.run_program(text)
+        except Exception as err:  # noqa: BLE001 - ProgramError / KGError messages are for users
+            if not _is_user_error(err):
+                log.warning("running %r failed", text, exc_info=True)
+            history.append({"role": "assistant", "content": _note(render.error_text(err))})
+            state.history = history
+            return (history, gr.update(), render.error_text(err), state)
+        history += [
+            {"role": "assistant", "content": render.execution_markdown(execution)},
+            {"role": "assistant", "content": render.execution_details(execution),
+             "metadata": {"title": DETAILS_TITLE, "status": "done",
+                          "duration": round((execution.elapsed_ms or 0) / 1000, 3)}},
+        ]
+        state.history = history
+        state.last_program = execution.program
+        path = self._write_csv(state, state.last_question or "program", execution.answers, execution.count)
+        return (history, gr.update(value=path, interactive=True), "", state)
+
+    def mark_correct(self, program: str, state: SessionState) -> tuple:
+        """Returns (status, state): adds (last question, program) to the corpus; only on request."""
+        state = self._ensure(state)
+        text = (program or "").strip()
+        if not state.last_question:
+            return ("Ask a question first: “correct” pairs the last question with the program above.", state)
+        if not text:
+            return ("The program box is empty; there is nothing to mark as correct.", state)
+        key = state.last_kg or state.kg
+        try:
+            session = self.hub.session(key)
+            record = session.mark_correct(state.last_question, text)
+        except Exception as err:  # noqa: BLE001
+            if not _is_user_error(err):
+                log.warning("mark_correct failed", exc_info=True)
+            return (_note("Not added: " + render.error_text(err)), state)
+        return (
+            f"Added to the corpus of **{render.md_escape(key)}**: “{render.md_escape(record.question)}” → "
+            f"`{record.program}`. Later questions use it as an example.",
+            state,
+        )
+
+    def clear_chat(self, state: SessionState) -> tuple:
+        """Returns (chatbot, program box, download button, status, state)."""
+        state = self._ensure(state)
+        state.history = self.greeting(state)
+        state.last_question = state.last_program = state.last_kg = state.csv_path = None
+        return (state.history, "", gr.update(value=None, interactive=False), "", state)
+
+    # ================================================================== KGs
+    def kg_view(self, state: SessionState, message: str = "") -> tuple:
+        """(kg dropdown, kg status, kg note, chatbot, schema summary, classes, relations, budget, model,
+        bootstrap progress, corpus table, state) for the current KG."""
+        state = self._ensure(state)
+        session = self._session(state)
+        budget, model = gr.update(), gr.update()
+        manifest = _manifest(session)
+        if manifest is not None:
+            params = getattr(manifest, "parameters", {}) or {}
+            if params.get("budget"):
+                budget = gr.update(value=int(params["budget"]))
+            if getattr(manifest, "model", None):
+                model = gr.update(value=manifest.model)
+        job = self.hub.job(state.kg)
+        if job is not None:
+            progress = self.job_html(job)
+        elif manifest is not None:
+            counts = getattr(manifest, "counts", {}) or {}
+            progress = render.bar(
+                1.0 if counts.get("complete") else 0.0,
+                "Corpus " + ("complete" if counts.get("complete") else "partly built"),
+                f"{_corpus_size(session):,} questions"
+                + ("" if counts.get("complete") else " — press Start to resume with the same settings"),
+            )
+        else:
+            progress = render.progress_html(None, running=False)
+        schema = session.schema
+        return (
+            gr.update(choices=list(state.kgs), value=state.kg),
+            message,
+            self.kg_note(state),
+            state.history,
+            render.schema_summary(state.kg, schema, _has_corpus(session), _corpus_size(session)),
+            render.class_rows(schema),
+            render.relation_rows(schema),
+            budget,
+            model,
+            progress,
+            render.corpus_rows(_safe_search(session, "")),
+            state,
+        )
+
+    def _kg_error_view(self, state: SessionState, message: str) -> tuple:
+        """The view of the KG still in use, with an error message: the previous KG stays usable."""
+        view = list(self.kg_view(state))
+        view[1] = _note(message)
+        return tuple(view)
+
+    def _switch_to(self, state: SessionState, key: str, message: str) -> tuple:
+        if key not in state.kgs:
+            state.kgs.append(key)
+        if key != state.kg:
+            state.kg = key
+            state.history = list(state.history) + [{
+                "role": "assistant", "content": self.kg_intro(state),
+                "metadata": {"title": f"Now asking {key}"},
+            }]
+        return self.kg_view(state, message)
+
+    def open_file(self, path, state: SessionState) -> Iterator[tuple]:
+        """Opens an uploaded triples file; yields kg_view tuples (a loading message first)."""
+        state = self._ensure(state)
+        if path is None or (isinstance(path, (list, tuple)) and not path):
+            yield self.kg_view(state, "")
+            return
+        if isinstance(path, (list, tuple)):
+            path = path[0]
+        path = getattr(path, "name", path)  # a tempfile wrapper from older Gradio versions
+        name = Path(str(path)).name
+        limit = self.hub.scout.config.max_upload_bytes
+        try:
+            size = Path(path).stat().st_size
+        except OSError:
+            yield self._kg_error_view(state, f"The upload of {name} did not arrive; please try again.")
+            return
+        if size > limit:
+            yield self._kg_error_view(
+                state, f"{name} is {size / 1e6:,.1f} MB; the limit is {limit / 1e6:,.0f} MB. "
+                       "Query a large graph through a SPARQL endpoint instead.")
+            return
+        view = list(self.kg_view(state))
+        view[1] = f"Loading **{render.md_escape(name)}** ({size / 1e6:,.2f} MB) and reading its schema…"
+        yield tuple(view)
+        try:
+            key = self.hub.open(str(path))
+        except Exception as err:  # noqa: BLE001 - KGError/LoadError messages are written for users
+            if not _is_user_error(err):
+                log.warning("opening %s failed", path, exc_info=True)
+            yield self._kg_error_view(state, f"Could not load {name}: {render.error_text(err)}")
+            return
+        yield self._switch_to(state, key, f"Loaded **{render.md_escape(key)}**.")
+
+    def open_endpoint(self, url: str, state: SessionState) -> Iterator[tuple]:
+        state = self._ensure(state)
+        url = (url or "").strip()
+        if not url:
+            yield self._kg_error_view(state, "Enter the URL of a SPARQL endpoint, e.g. https://example.org/sparql.")
+            return
+        if not url.startswith(("http://", "https://")):
+            yield self._kg_error_view(state, f"“{url}” is not an http(s) URL of a SPARQL endpoint.")
+            return
+        view = list(self.kg_view(state))
+        view[1] = f"Connecting to {render.md_escape(url)} and reading its schema…"
+        yield tuple(view)
+        try:
+            key = self.hub.open(url)
+        except Exception as err:  # noqa: BLE001
+            if not _is_user_error(err):
+                log.warning("opening %s failed", url, exc_info=True)
+            yield self._kg_error_view(state, render.error_text(err))
+            return
+        yield self._switch_to(state, key, f"Connected to **{render.md_escape(key)}**.")
+
+    def switch_kg(self, key: str, state: SessionState) -> tuple:
+        state = self._ensure(state)
+        if not key or key == state.kg:
+            return self.kg_view(state)
+        try:
+            self.hub.session(key)
+        except KeyError:
+            return self._kg_error_view(state, f"No open KG is called {key}.")
+        return self._switch_to(state, key, "")
+
+    # ================================================================== bootstrap
+    def job_html(self, job) -> str:
+        end = job.finished if job.finished is not None else time.monotonic()
+        if job.result is not None:
+            bar = render.result_html(job.result, elapsed_s=end - job.started)
+        else:
+            bar = render.progress_html(job.progress, running=job.running, elapsed_s=end - job.started)
+        return f'<div class="kgs-job" data-kg="{html.escape(job.key)}">{bar}</div>'
+
+    def start_bootstrap(self, budget, model, state: SessionState) -> Iterator[tuple]:
+        """Yields (progress html, bootstrap status, kg note, schema summary, corpus table) until the job ends."""
+        state = self._ensure(state)
+        key = state.kg
+        try:
+            budget = int(budget) if budget not in (None, "") else None
+        except (TypeError, ValueError):
+            budget = None
+        if budget is not None and budget < 1:
+            yield (gr.update(), "The budget must be at least 1 program.", gr.update(), gr.update(), gr.update())
+            return
+        try:
+            job, started = self.hub.start_bootstrap(key, budget, model or None)
+        except Exception as err:  # noqa: BLE001
+            yield (gr.update(), _note(render.error_text(err)), gr.update(), gr.update(), gr.update())
+            return
+        status = (f"Bootstrapping **{render.md_escape(key)}** with budget {budget} and model {model}…"
+                  if started else f"A bootstrap of **{render.md_escape(key)}** is already running; following it.")
+        while job.running:
+            yield (self.job_html(job), status, self.kg_note(state), gr.update(), gr.update())
+            time.sleep(POLL_S)
+        session = self.hub.session(key)
+        if job.error:
+            status = _note("Bootstrap failed: " + job.error)
+        elif job.result is not None and getattr(job.result, "complete", False):
+            status = (f"Bootstrap of **{render.md_escape(key)}** complete: "
+                      f"{job.result.records:,} questions in the corpus.")
+        elif job.result is not None:
+            status = (f"Stopped with {job.result.records:,} of {job.result.programs:,} questions written. "
+                      "Press **Start / resume** with the same settings to go on.")
+        else:
+            status = "Bootstrap ended."
+        summary = render.schema_summary(key, session.schema, _has_corpus(session), _corpus_size(session))
+        yield (self.job_html(job), status, self.kg_note(state), summary,
+               render.corpus_rows(_safe_search(session, "")))
+
+    def cancel_bootstrap(self, state: SessionState) -> str:
+        state = self._ensure(state)
+        if self.hub.cancel_bootstrap(state.kg):
+            return "Stopping after the current batch of programs… (the corpus keeps every finished question)"
+        return "No bootstrap is running for this KG."
+
+    # ================================================================== corpus browser
+    def search_corpus(self, text: str, state: SessionState) -> tuple:
+        """Returns (rows, status)."""
+        state = self._ensure(state)
+        session = self._session(state)
+        try:
+            records = session.search_corpus(text or "", limit=200)
+        except Exception as err:  # noqa: BLE001
+            return ([], _note(render.error_text(err)))
+        if not records:
+            if not _has_corpus(session):
+                return ([], f"**{render.md_escape(state.kg)}** has no corpus yet; bootstrap it first.")
+            return ([], "No explored question or program contains that text.")
+        more = " (first 200)" if len(records) >= 200 else ""
+        return (render.corpus_rows(records), f"{len(records):,} matches{more}. Select a row to run its program.")
+
+    def pick_corpus_row(self, row_value) -> tuple:
+        """(question, program) of a selected corpus row."""
+        row = list(row_value or [])
+        if len(row) < 2:
+            return (gr.update(), gr.update())
+        return (str(row[0]), render.pretty_program(str(row[1])))
+
+    def run_corpus_program(self, program: str, state: SessionState) -> tuple:
+        """Returns (answer markdown, details markdown)."""
+        state = self._ensure(state)
+        text = (program or "").strip()
+        if not text:
+            return ("Select a row of the table, or write a program.", "")
+        try:
+            execution = self._session(state).run_program(text)
+        except Exception as err:  # noqa: BLE001
+            if not _is_user_error(err):
+                log.warning("running %r failed", text, exc_info=True)
+            return (_note(render.error_text(err)), "")
+        return (render.execution_markdown(execution), render.execution_details(execution))
+
+
+# ---------------------------------------------------------------------- small engine readers
+def _has_corpus(session) -> bool:
+    try:
+        return bool(session.has_corpus)
+    except Exception:  # noqa: BLE001 - an unreadable corpus is no corpus
+        return False
+
+
+def _corpus_size(session) -> int:
+    try:
+        return len(session.corpus.records()) if _has_corpus(session) else 0
+    except Exception:  # noqa: BLE001
+        return 0
+
+
+def _manifest(session):
+    try:
+        return session.corpus.manifest() if session.corpus.exists() else None
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _safe_search(session, text: str, limit: int = 200):
+    try:
+        return session.search_corpus(text, limit=limit)
+    except Exception:  # noqa: BLE001
+        return []
+
+
+def _is_user_error(err: BaseException) -> bool:
+    from kg_adapters.base import KGError
+
+    from engine.corpus import CorpusError
+    from engine.sexpr import ProgramError
+
+    return isinstance(err, (KGError, ProgramError, CorpusError))

@@ -1,0 +1,375 @@
+"""Turn engine results into what the UI shows: markdown, table rows, CSV, HTML progress.
+
+Pure functions of their arguments (no Gradio, no engine calls), so they are tested
+without a browser. Everything the engine hands over is read defensively with
+`getattr`, because the reasoner's result type is still growing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import html
+import math
+from typing import Iterable, Sequence
+
+from engine.sexpr import ProgramError, parse, pretty
+
+MAX_LISTED = 25  # answers listed in a chat reply; the CSV has them all
+MAX_ALTERNATIVES = 5
+
+STAGES = {
+    "linking": "Linking entities and values in the question",
+    "re-ranking": "Re-ranking the best programs (inverse consistency)",
+}
+
+
+# ------------------------------------------------------------------ small helpers
+def pretty_program(program: str | None) -> str:
+    """The program in its indented, multi-line form; the text as given when it does not parse."""
+    if not program:
+        return ""
+    try:
+        return pretty(parse(program))
+    except (ProgramError, RecursionError, ValueError):
+        return program
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None or not math.isfinite(seconds):
+        return "unknown"
+    seconds = max(0.0, float(seconds))
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def stage_text(stage: str) -> str:
+    """A progress line for one reasoner stage ("linking", "step 2", "re-ranking")."""
+    stage = (stage or "").strip()
+    if stage in STAGES:
+        return STAGES[stage]
+    if stage.startswith("step"):
+        number = stage[4:].strip()
+        return f"Search step {number}: building, executing and scoring candidate programs"
+    return stage[:1].upper() + stage[1:] if stage else "Working"
+
+
+def md_escape(text: str) -> str:
+    """Escape markdown/HTML specials in KG labels (they are data, not markup)."""
+    text = html.escape(str(text), quote=False)
+    for ch in "\\`*_[]|#~":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def fence(text: str, lang: str = "") -> str:
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}{lang}\n{text}\n{fence}"
+
+
+def _score(value) -> str:
+    if value is None:
+        return "–"
+    try:
+        return f"{float(value):.3f}"
+    except (TypeError, ValueError):
+        return "–"
+
+
+# ------------------------------------------------------------------ answers
+def answers_markdown(answers: Sequence, count: int | None, limit: int = MAX_LISTED) -> str:
+    """The reply itself: the count, one label, or a list of labels."""
+    if count is not None:
+        return f"**{count:,}**"
+    answers = list(answers or ())
+    if not answers:
+        return "_No answers._"
+    if len(answers) == 1:
+        return f"**{md_escape(answers[0].label)}**"
+    lines = [f"{len(answers):,} answers:"]
+    lines += [f"- {md_escape(a.label)}" for a in answers[:limit]]
+    if len(answers) > limit:
+        lines.append(f"- … and {len(answers) - limit:,} more (download the CSV for all of them)")
+    return "\n".join(lines)
+
+
+def result_markdown(result) -> str:
+    """The chat reply for an `engine.reasoner.QuestionResult`."""
+    message = getattr(result, "message", None)
+    program = getattr(result, "program", None)
+    answers = getattr(result, "answers", ()) or ()
+    count = getattr(result, "count", None)
+    if program is None or (not answers and count is None):
+        return md_escape(message) if message else "I could not find an answer to this question."
+    text = answers_markdown(answers, count)
+    if message:
+        text += "\n\n" + md_escape(message)
+    return text
+
+
+def linked_markdown(linked: Iterable) -> str:
+    lines = []
+    for mention in linked or ():
+        cands = list(getattr(mention, "candidates", ()) or ())
+        text = md_escape(getattr(mention, "text", ""))
+        if not cands:
+            lines.append(f"- “{text}” → _nothing in the graph_")
+            continue
+        parts = []
+        for c in cands:
+            kind = getattr(c, "kind", "")
+            classes = ", ".join(getattr(c, "classes", ()) or ())
+            what = f"{kind}{': ' + classes if classes else ''}"
+            parts.append(f"{md_escape(getattr(c, 'label', ''))} ({md_escape(what)}, {_score(getattr(c, 'score', None))})")
+        lines.append(f"- “{text}” → " + "; ".join(parts))
+    return "\n".join(lines) if lines else "_No entity, value or class was linked._"
+
+
+def alternatives_markdown(alternatives: Iterable, limit: int = MAX_ALTERNATIVES) -> str:
+    alts = list(alternatives or ())[:limit]
+    if not alts:
+        return "_None._"
+    rows = ["| # | program | forward | inverse | final |", "|---|---|---|---|---|"]
+    for i, alt in enumerate(alts, 1):
+        program = str(getattr(alt, "program", "")).replace("|", "\\|")
+        rows.append(
+            f"| {i} | `{program}` | {_score(getattr(alt, 'forward', None))} | "
+            f"{_score(getattr(alt, 'inverse', None))} | {_score(getattr(alt, 'final', None))} |"
+        )
+    return "\n".join(rows)
+
+
+def timings_dict(timings) -> dict[str, float]:
+    """Stage -> seconds, whatever shape the timings come in (Timings, dict, float or None)."""
+    if timings is None:
+        return {}
+    if isinstance(timings, (int, float)):
+        return {"total": float(timings)}
+    if isinstance(timings, dict):
+        raw = timings
+    elif hasattr(timings, "as_dict"):
+        raw = timings.as_dict()
+    else:
+        raw = {k: v for k, v in vars(timings).items() if not k.startswith("_")} if hasattr(timings, "__dict__") else {}
+        if not raw and hasattr(timings, "__dataclass_fields__"):
+            raw = {k: getattr(timings, k) for k in timings.__dataclass_fields__}
+    out = {}
+    for key, value in raw.items():
+        try:
+            out[str(key)] = float(value)
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def timings_markdown(timings, cached: bool = False) -> str:
+    stages = timings_dict(timings)
+    total = stages.pop("total", None)
+    parts = [f"{k} {duration(v)}" for k, v in stages.items() if v > 0]
+    text = f"**{duration(total)}** in all" if total is not None else ""
+    if parts:
+        text += (" — " if text else "") + " · ".join(parts)
+    if cached:
+        text += " (answered from the cache)"
+    return text or "_not measured_"
+
+
+def details_markdown(result) -> str:
+    """The panel under an answer: program, SPARQL, linked entities, alternatives, time spent."""
+    sections = []
+    program = getattr(result, "program", None)
+    if program:
+        sections.append("**Program** (s-expression)\n\n" + fence(pretty_program(program), "lisp"))
+    sparql = getattr(result, "sparql", None)
+    if sparql:
+        sections.append("**SPARQL**\n\n" + fence(sparql, "sparql"))
+    sections.append("**Linked**\n\n" + linked_markdown(getattr(result, "linked", ())))
+    alternatives = getattr(result, "alternatives", ())
+    if alternatives:
+        sections.append(
+            "**Top alternatives** (mean log-probabilities; final = re-ranked score)\n\n"
+            + alternatives_markdown(alternatives)
+        )
+    extra = []
+    steps, cands = getattr(result, "steps", None), getattr(result, "candidates", None)
+    if steps:
+        extra.append(f"{steps} search step{'s' if steps != 1 else ''}")
+    if cands:
+        extra.append(f"{cands} candidate programs scored")
+    exemplars = getattr(result, "exemplars", ()) or ()
+    if exemplars:
+        extra.append(f"{len(exemplars)} corpus exemplars")
+    timing = timings_markdown(getattr(result, "timings", None), bool(getattr(result, "cached", False)))
+    sections.append("**Time**\n\n" + timing + (f" ({', '.join(extra)})" if extra else ""))
+    return "\n\n".join(sections)
+
+
+def execution_markdown(execution) -> str:
+    """The reply for a program the user ran (an `engine.executor.Execution`)."""
+    text = answers_markdown(execution.answers, execution.count)
+    if getattr(execution, "truncated", False):
+        text += "\n\n_The result was truncated at the answer limit._"
+    return text
+
+
+def execution_details(execution) -> str:
+    sections = [
+        "**Program** (s-expression)\n\n" + fence(pretty_program(execution.program), "lisp"),
+        "**SPARQL**\n\n" + fence(execution.sparql, "sparql"),
+    ]
+    elapsed = getattr(execution, "elapsed_ms", None)
+    if elapsed is not None:
+        timing = duration(elapsed / 1000)
+        if getattr(execution, "cached", False):
+            timing += " (from the execution cache)"
+        sections.append("**Time**\n\n" + timing)
+    return "\n\n".join(sections)
+
+
+# ------------------------------------------------------------------ CSV
+def answers_csv(answers: Sequence, count: int | None = None) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    if count is not None:
+        writer.writerow(["count"])
+        writer.writerow([count])
+        return out.getvalue()
+    writer.writerow(["label", "iri"])
+    for a in answers or ():
+        writer.writerow([_csv_cell(a.label), a.iri or ""])
+    return out.getvalue()
+
+
+def _csv_cell(value: str) -> str:
+    """Neutralise spreadsheet formulas in KG labels."""
+    value = str(value)
+    return "'" + value if value[:1] in ("=", "+", "-", "@") and not _is_number(value) else value
+
+
+def _is_number(value: str) -> bool:
+    try:
+        float(value)
+        return True
+    except ValueError:
+        return False
+
+
+# ------------------------------------------------------------------ schema and corpus
+CLASS_COLUMNS = ["name", "label", "kind", "members", "description"]
+RELATION_COLUMNS = ["name", "label", "domain", "range", "triples", "description"]
+CORPUS_COLUMNS = ["question", "program", "source"]
+
+
+def class_rows(schema) -> list[list]:
+    classes = sorted(getattr(schema, "classes", ()) or (), key=lambda c: (-getattr(c, "size", 0), c.name))
+    return [
+        [c.name, c.label, getattr(c, "kind", ""), getattr(c, "size", 0), getattr(c, "description", "")]
+        for c in classes
+    ]
+
+
+def relation_rows(schema) -> list[list]:
+    relations = sorted(getattr(schema, "relations", ()) or (), key=lambda r: r.name)
+    return [
+        [r.name, r.label, " | ".join(r.domain) or "?", " | ".join(r.range) or "?", getattr(r, "count", 0),
+         getattr(r, "description", "")]
+        for r in relations
+    ]
+
+
+def schema_summary(name: str, schema, has_corpus: bool, corpus_size: int = 0) -> str:
+    classes = len(getattr(schema, "classes", ()) or ())
+    relations = len(getattr(schema, "relations", ()) or ())
+    origin = "induced from the data" if getattr(schema, "induced", False) else "read from the graph"
+    corpus = (
+        f"an exploration corpus of {corpus_size:,} questions" if has_corpus
+        else "no exploration corpus yet (answers are zero-shot until you bootstrap it)"
+    )
+    return f"**{md_escape(name)}** — {classes} classes, {relations} relations (schema {origin}); {corpus}."
+
+
+def corpus_rows(records: Iterable) -> list[list]:
+    return [[r.question, r.program, getattr(r, "source", "")] for r in records]
+
+
+# ------------------------------------------------------------------ bootstrap progress
+PHASES = {
+    "explore": "Exploring the graph (random walks)",
+    "questions": "Writing questions for the explored programs",
+    "done": "Done",
+    "stopped": "Stopped",
+}
+
+
+def progress_html(progress, running: bool = True, elapsed_s: float | None = None) -> str:
+    """A progress bar with programs done, rate and ETA, for an `engine.bootstrap.Progress`.
+
+    `elapsed_s`: the whole job's time so far (Progress.elapsed_s restarts with each phase).
+    """
+    if progress is None:
+        facts = f"{duration(elapsed_s)} elapsed" if elapsed_s else ""
+        return bar(0.0, "Starting…" if running else "Not started.", facts)
+    done, total = int(getattr(progress, "done", 0)), int(getattr(progress, "total", 0))
+    phase = getattr(progress, "phase", "")
+    share = 1.0 if phase == "done" else (done / total if total else 0.0)
+    title = PHASES.get(phase, phase.capitalize() or "Working")
+    rate = getattr(progress, "rate_per_hour", 0.0) or 0.0
+    eta = getattr(progress, "eta_s", None)
+    facts = [f"{done:,} / {total:,} programs"]
+    if phase in ("questions", "stopped", "done") and done:
+        facts.append(f"{rate:,.0f} per hour")
+    if phase in ("explore", "questions") and running:
+        facts.append(f"ETA {duration(eta)}" if eta is not None else "ETA estimating…")
+    elapsed = elapsed_s if elapsed_s is not None else getattr(progress, "elapsed_s", None)
+    if elapsed is not None:
+        facts.append(f"{duration(elapsed)} elapsed")
+    message = getattr(progress, "message", "") or ""
+    return bar(share, title, " · ".join(facts) + (f" — {html.escape(message)}" if message else ""))
+
+
+def result_html(result, elapsed_s: float | None = None) -> str:
+    """The bar for a finished bootstrap (an `engine.bootstrap.BootstrapResult`)."""
+    programs, records = int(getattr(result, "programs", 0)), int(getattr(result, "records", 0))
+    complete = bool(getattr(result, "complete", False))
+    facts = f"{records:,} / {programs:,} programs have a question"
+    if elapsed_s is not None:
+        facts += f" · {duration(elapsed_s)} elapsed"
+    share = 1.0 if complete else (records / programs if programs else 0.0)
+    return bar(share, "Done" if complete else "Stopped (press Start / resume to go on)", facts)
+
+
+def bar(share: float, title: str, facts: str) -> str:
+    pct = max(0.0, min(1.0, share)) * 100
+    return (
+        '<div class="kgs-progress">'
+        f'<div class="kgs-progress-title">{html.escape(title)}</div>'
+        f'<div class="kgs-progress-track"><div class="kgs-progress-fill" style="width:{pct:.1f}%"></div></div>'
+        f'<div class="kgs-progress-facts">{facts} <span class="kgs-progress-pct">({pct:.0f}%)</span></div>'
+        "</div>"
+    )
+
+
+def error_text(err: BaseException) -> str:
+    """A user-facing message for an error: adapter and program errors are written for users."""
+    from kg_adapters.base import KGError
+
+    if isinstance(err, (KGError, ProgramError)):
+        return str(err)
+    try:
+        from engine.corpus import CorpusError
+
+        if isinstance(err, CorpusError):
+            return str(err)
+    except ImportError:  # pragma: no cover
+        pass
+    text = str(err).strip().splitlines()[0] if str(err).strip() else ""
+    return f"Something went wrong ({type(err).__name__}{': ' + text if text else ''})."

@@ -1,0 +1,170 @@
+"""What the UI keeps: process-wide (`Hub`) and per browser session (`SessionState`).
+
+The `Hub` is shared by every browser session of the process: it holds the one
+`Scout` (so the LLM and the embedder are loaded once), the KGs opened so far, and
+the bootstrap jobs, which run in background threads so that a closed tab or a chat
+in another session never stops or waits for them. A `SessionState` lives in a
+`gr.State`: plain data only (Gradio deep-copies the initial value per session),
+naming the KGs that session opened and the one it is asking.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SessionState:
+    kg: str  # key of the KG this session asks (Hub key)
+    kgs: list[str] = field(default_factory=list)  # KGs this session can switch between, default first
+    history: list[dict] = field(default_factory=list)  # chat messages as Gradio shows them
+    last_question: str | None = None  # the question the program box answers (for "mark correct")
+    last_program: str | None = None
+    last_kg: str | None = None  # the KG that question was asked of
+    csv_path: str | None = None
+
+
+@dataclass
+class BootstrapJob:
+    """One bootstrap run in a background thread; poll `progress`, set `stop` to cancel."""
+
+    key: str
+    budget: int | None
+    model: str | None
+    stop: threading.Event = field(default_factory=threading.Event)
+    progress: Any = None  # the latest engine.bootstrap.Progress
+    result: Any = None  # engine.bootstrap.BootstrapResult when it finished
+    error: str | None = None  # user-facing message when it failed
+    started: float = field(default_factory=time.monotonic)
+    finished: float | None = None
+    thread: threading.Thread | None = field(default=None, repr=False)
+
+    @property
+    def running(self) -> bool:
+        return self.finished is None
+
+
+class Hub:
+    """The process-wide part of the UI: one Scout, the opened KGs, the bootstrap jobs."""
+
+    def __init__(self, scout, default_spec: str | None = None, default_corpus: str | None = None):
+        self.scout = scout
+        self._lock = threading.Lock()
+        self._sessions: dict[str, Any] = {}  # key -> engine.scout.KGSession
+        self._keys_by_fingerprint: dict[str, str] = {}
+        self._jobs: dict[str, BootstrapJob] = {}
+        self.default_spec = default_spec  # None: the embedded geography KG
+        self.default_key = self.open(default_spec, default_corpus)
+
+    # ------------------------------------------------------------ KGs
+    def open(self, spec: str | None, corpus_dir: str | None = None, name: str | None = None) -> str:
+        """Open a file, an endpoint URL or (None) the default KG; returns its key.
+
+        Raises the engine's errors (kg_adapters.base.KGError and friends) unchanged:
+        their messages are written for users. Opening the same graph twice gives
+        the key it already has, so its reasoner and corpus are shared.
+        """
+        session = self.scout.open(spec, corpus_dir)
+        fingerprint = session.kg.fingerprint
+        with self._lock:
+            key = self._keys_by_fingerprint.get(fingerprint)
+            if key is not None:
+                duplicate = session
+            else:
+                duplicate = None
+                base = name or _display_name(spec, session)
+                key, n = base, 1
+                while key in self._sessions:
+                    n += 1
+                    key = f"{base} ({n})"
+                self._sessions[key] = session
+                self._keys_by_fingerprint[fingerprint] = key
+        if duplicate is not None:
+            try:
+                duplicate.kg.close()
+            except Exception:  # noqa: BLE001 - a second handle on a store we already hold
+                log.debug("closing a duplicate KG handle failed", exc_info=True)
+        return key
+
+    def session(self, key: str):
+        with self._lock:
+            found = self._sessions.get(key)
+        if found is None:
+            raise KeyError(f"no open KG called {key!r}")
+        return found
+
+    def keys(self) -> list[str]:
+        with self._lock:
+            return list(self._sessions)
+
+    def new_state(self) -> SessionState:
+        return SessionState(kg=self.default_key, kgs=[self.default_key])
+
+    def warm_up(self) -> threading.Thread:
+        """Load the LLM, the embedder and the default KG's reasoner in the background."""
+
+        def work():
+            started = time.monotonic()
+            try:
+                self.session(self.default_key).reasoner()
+                log.info("models and the default KG ready after %.1f s", time.monotonic() - started)
+            except Exception:  # noqa: BLE001 - the first question will report the problem
+                log.warning("warm-up failed; the first question will load the models", exc_info=True)
+
+        thread = threading.Thread(target=work, name="kgscout-warmup", daemon=True)
+        thread.start()
+        return thread
+
+    # ------------------------------------------------------------ bootstrap jobs
+    def job(self, key: str) -> BootstrapJob | None:
+        with self._lock:
+            return self._jobs.get(key)
+
+    def start_bootstrap(self, key: str, budget: int | None, model: str | None) -> tuple[BootstrapJob, bool]:
+        """(job, started): a running job for this KG is returned as it is, never started twice."""
+        session = self.session(key)
+        with self._lock:
+            current = self._jobs.get(key)
+            if current is not None and current.running:
+                return current, False
+            job = BootstrapJob(key, budget, model)
+            self._jobs[key] = job
+
+        def on_progress(progress):
+            job.progress = progress
+
+        def work():  # noqa: D401 - runs in the job's thread
+            try:
+                job.result = session.bootstrap(budget=budget, model=model, on_progress=on_progress,
+                                               should_stop=job.stop.is_set)
+            except Exception as err:  # noqa: BLE001 - shown to the user, logged with its trace
+                from .render import error_text
+
+                log.warning("bootstrap of %s failed", key, exc_info=True)
+                job.error = error_text(err)
+            finally:
+                job.finished = time.monotonic()
+
+        job.thread = threading.Thread(target=work, name=f"kgscout-bootstrap-{key}", daemon=True)
+        job.thread.start()
+        return job, True
+
+    def cancel_bootstrap(self, key: str) -> bool:
+        job = self.job(key)
+        if job is None or not job.running:
+            return False
+        job.stop.set()
+        return True
+
+
+def _display_name(spec: str | None, session) -> str:
+    if spec and spec.startswith(("http://", "https://")):
+        return spec
+    return getattr(session, "name", None) or (Path(spec).name if spec else "KG")
