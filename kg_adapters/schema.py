@@ -38,6 +38,7 @@ from .base import (
 from .naming import class_iri, local_name
 
 SUBJECT, OBJECT = "subject", "object"
+SCHEMA_VERSION = 2  # bump when reading or induction changes, so cached schemas are rebuilt
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def read_schema(store: KGStore, config: InductionConfig = InductionConfig()) -> 
 def cached_schema(store: KGStore, cache_dir: str | Path, config: InductionConfig = InductionConfig()) -> Schema:
     """Schema induction costs seconds; keep it next to the store, keyed by fingerprint."""
     key = re.sub(r"[^A-Za-z0-9]+", "_", store.info.fingerprint)[-80:]
-    path = Path(cache_dir) / "schemas" / f"{key}.json"
+    path = Path(cache_dir) / "schemas" / f"{key}-v{SCHEMA_VERSION}.json"
     if path.is_file():
         return Schema.from_json(path.read_text())
     schema = read_schema(store, config)
