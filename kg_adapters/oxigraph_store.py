@@ -26,6 +26,7 @@ from .loader import DEFAULT_MAX_BYTES, ParsedGraph, parse_file
 STORE_FORMAT_VERSION = "1"
 DEFAULT_CACHE_ROOT = Path.home() / ".cache" / "kgscout"
 DEFAULT_MAX_ROWS = 100_000
+MAX_RUNAWAY_QUERIES = 2  # abandoned queries allowed to run on before new ones must wait
 
 
 def file_sha256(path: str | os.PathLike) -> str:
@@ -43,6 +44,7 @@ class OxigraphStore:
         self._store = store
         self._info = info
         self.max_rows = max_rows
+        self._runaways: list[threading.Thread] = []  # queries abandoned at their deadline, still running
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -112,6 +114,7 @@ class OxigraphStore:
         """
         if timeout_s is None:
             return self._select(sparql)
+        self._wait_for_runaways(timeout_s)
         outcome: dict[str, object] = {}
 
         def work() -> None:
@@ -124,10 +127,21 @@ class OxigraphStore:
         worker.start()
         worker.join(timeout_s)
         if worker.is_alive():
+            self._runaways.append(worker)
             raise QueryTimeout(f"query ran past {timeout_s:g} s")
         if "error" in outcome:
             raise outcome["error"]
         return outcome["result"]
+
+    def _wait_for_runaways(self, timeout_s: float) -> None:
+        """Abandoned queries still use CPU and memory; never let more than a few pile up."""
+        self._runaways = [t for t in self._runaways if t.is_alive()]
+        while len(self._runaways) >= MAX_RUNAWAY_QUERIES:
+            oldest = self._runaways[0]
+            oldest.join(timeout_s)
+            if oldest.is_alive():
+                raise QueryTimeout("the store is still busy with earlier queries that ran past their deadline")
+            self._runaways = [t for t in self._runaways if t.is_alive()]
 
     def _select(self, sparql: str) -> Bindings:
         start = time.perf_counter()

@@ -109,3 +109,16 @@ def test_a_slow_query_times_out_cleanly(films: KnowledgeGraph) -> None:
         films.store.select(slow, timeout_s=0.2)
     assert time.perf_counter() - start < 2
     assert films.store.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", timeout_s=5).rows
+
+
+def test_abandoned_queries_cannot_pile_up(films: KnowledgeGraph) -> None:
+    from kg_adapters.base import QueryTimeout
+    from kg_adapters.oxigraph_store import MAX_RUNAWAY_QUERIES
+
+    slow = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f . ?g ?s ?h }"
+    for _ in range(MAX_RUNAWAY_QUERIES):
+        with pytest.raises(QueryTimeout, match="ran past"):
+            films.store.select(slow, timeout_s=0.05)
+    with pytest.raises(QueryTimeout, match="still busy"):
+        films.store.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", timeout_s=0.05)
+    assert films.store.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", timeout_s=60).rows  # waits, then runs
