@@ -21,7 +21,7 @@ import math
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Callable, Iterator
 
 from kg_adapters.base import KGError, Term
@@ -408,8 +408,6 @@ def _replace_node(program: Program, old: SetExpr, new: SetExpr) -> Program:
     """The program with one node (by identity) replaced."""
     if program is old:
         return new
-    from dataclasses import fields, replace
-
     changes = {}
     for f in fields(program):
         child = getattr(program, f.name)

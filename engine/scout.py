@@ -19,7 +19,7 @@ from .config import ScoutConfig
 from .corpus import Corpus, CorpusRecord
 from .executor import Execution
 from .kg import KnowledgeGraph
-from .sexpr import anonymise, parse, pattern, subprograms, to_text
+from .sexpr import anonymise, entities, parse, pattern, subprograms, to_text
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 DEFAULT_CORPUS = ASSETS / "geography-corpus"
@@ -122,11 +122,10 @@ class KGSession:
 
     def mark_correct(self, question: str, program: str) -> CorpusRecord:
         """Learning from use: the user confirmed this program answers this question."""
-        parsed = parse(program)
+        parsed = self.kg.executor.resolve(parse(program))  # entities get their IRIs
         self.kg.executor.execute(parsed)  # refuse programs that do not run
         labels = self.label_index()
-        classes = {e.ref: (labels.lookup(e.ref)[0].classes[:1] or ("thing",))[0] if labels.lookup(e.ref) else "thing"
-                   for e in _entities(parsed)}
+        classes = {e.ref: _class_of(labels.lookup(e.ref)) for e in entities(parsed)}
         anonymous = anonymise(parsed, lambda e: classes.get(e.ref, "thing"))
         linking = labels.link(question)
         record = CorpusRecord(
@@ -142,7 +141,7 @@ class KGSession:
             anonymised=to_text(anonymous),
             pattern=pattern(parsed),
             answers=0,
-            entities=tuple((e.ref, e.iri or "", classes.get(e.ref, "thing")) for e in _entities(parsed)),
+            entities=tuple((e.ref, e.iri or "", classes.get(e.ref, "thing")) for e in entities(parsed)),
             source="user",
         )
         self.corpus.append(record)
@@ -152,15 +151,14 @@ class KGSession:
 
     def search_corpus(self, text: str, limit: int = 50) -> list[CorpusRecord]:
         needle = text.lower().strip()
-        records = self.corpus.records() if self.corpus.exists() or (self.corpus.folder / "records.jsonl").exists() else []
+        records = self.corpus.records()  # empty when nothing has been generated yet
         hits = [r for r in records if not needle or needle in r.question.lower() or needle in r.program.lower()]
         return hits[:limit]
 
 
-def _entities(program):
-    from .sexpr import entities
-
-    return entities(program)
+def _class_of(candidates: list) -> str:
+    """The first class of the best label match, for anonymising a user's program."""
+    return candidates[0].classes[0] if candidates and candidates[0].classes else "thing"
 
 
 def _load_llm(config: ScoutConfig):
