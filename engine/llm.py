@@ -107,6 +107,15 @@ class LLM:
     def _forward(self, ids, **kwargs):
         return self.model(input_ids=ids.to(self.device), **kwargs)
 
+    def _hidden(self, ids, **kwargs):
+        """The decoder alone: hidden states without the vocabulary head, which a caller applies
+        (`_head`) only where it needs a next-token distribution. For a 0.5B Qwen the head is
+        136M of the 494M parameters, so running it at every prompt position wastes most of a pass."""
+        return self.model.get_decoder()(input_ids=ids.to(self.device), **kwargs)
+
+    def _head(self, hidden):
+        return self.model.get_output_embeddings()(hidden)
+
     def _prefix_state(self, prefix: str) -> tuple:
         """(P, KV cache of the prefix for batch 1, log-probs of the token after it (V,)), from the LRU."""
         state = self._prefixes.get(prefix)
@@ -114,8 +123,8 @@ class LLM:
             self._prefixes.move_to_end(prefix)
             return state
         ids = torch.tensor([self.encode_prefix(prefix)])  # (1, P)
-        out = self._forward(ids, use_cache=True)
-        next_logp = out.logits[0, -1].float().log_softmax(-1)  # (V,)
+        out = self._hidden(ids, use_cache=True)
+        next_logp = self._head(out.last_hidden_state[0, -1]).float().log_softmax(-1)  # (V,)
         state = (ids.shape[1], out.past_key_values, next_logp)
         self._prefixes[prefix] = state
         while len(self._prefixes) > self.config.prefix_cache_size:
@@ -158,23 +167,43 @@ class LLM:
                 cache = copy.deepcopy(prefix_cache)  # the forward pass appends to it; keep the LRU's intact
                 cache.batch_repeat_interleave(B)  # (1, nh, P, hs) -> (B, nh, P, hs) per layer
                 positions = torch.arange(P, P + L).expand(B, L)  # (B, L) same positions as in the plain run
-                logits = self._forward(
+                hidden = self._hidden(
                     ids,
                     attention_mask=mask.to(self.device),
                     position_ids=positions.to(self.device),
                     past_key_values=cache,
                     use_cache=True,
-                ).logits.float()  # (B, L, V); logits[:, t] predicts token t+1
-                # log p(token t) = logit - logsumexp; token 0 is predicted by the prefix's last position
-                token_logp = logits[:, :-1].gather(-1, ids[:, 1:, None].to(self.device)).squeeze(-1)  # (B, L-1)
-                token_logp = token_logp - logits[:, :-1].logsumexp(-1)  # (B, L-1)
-                first = next_logp[ids[:, 0].to(self.device)]  # (B,)
-                token_logp = torch.cat([first[:, None], token_logp], dim=1).cpu()  # (B, L)
-                real = mask[:, P:].bool()  # (B, L)
-                for b, start in enumerate(batch_starts):
-                    real[b, :start] = False  # the middle conditions, it is not scored
-                scores += ((token_logp * real).sum(1) / real.sum(1)).tolist()
+                ).last_hidden_state  # (B, L, H)
+                scores += self._target_logprobs(hidden, next_logp, batch, batch_starts)
             return scores
+
+    def _target_logprobs(self, hidden, next_logp, batch: list[list[int]], starts: list[int]) -> list[float]:
+        """Mean log-prob of batch[b][starts[b]:], from the hidden states of the batch.
+
+        The vocabulary head (151k rows for Qwen) costs more than the rest of a short
+        continuation's forward pass, so it runs only at the positions that predict a scored
+        token, never at the middle or at padding.
+        """
+        rows, targets, owner = [], [], []
+        means = [0.0] * len(batch)
+        firsts = []  # scored first tokens: predicted by the prefix's last position, already known
+        for b, (c, start) in enumerate(zip(batch, starts)):
+            if start == 0:
+                firsts.append((b, c[0]))
+            for t in range(max(start, 1), len(c)):  # token t is predicted by position t - 1
+                rows.append((b, t - 1))
+                targets.append(c[t])
+                owner.append(b)
+        if rows:
+            at = torch.tensor(rows)
+            logits = self._head(hidden[at[:, 0], at[:, 1]]).float()  # (N, V)
+            logp = logits.gather(-1, torch.tensor(targets, device=logits.device)[:, None]).squeeze(-1)
+            logp = (logp - logits.logsumexp(-1)).tolist()  # (N,)
+            for b, value in zip(owner, logp):
+                means[b] += value
+        for b, token in firsts:
+            means[b] += float(next_logp[token])
+        return [total / (len(c) - start) for total, c, start in zip(means, batch, starts)]
 
     def score_plain(self, prefix: str, continuations: list[str]) -> list[float]:
         """Reference for `score`: each prefix + continuation in its own forward pass, no cache, no padding."""
@@ -242,14 +271,15 @@ class LLM:
                 mask[b, P : P + len(r)] = 1
             cache = copy.deepcopy(prefix_cache)
             cache.batch_repeat_interleave(B)
-            logits = self._forward(
+            hidden = self._hidden(
                 ids,
                 attention_mask=mask.to(self.device),
                 position_ids=torch.arange(P, P + S).expand(B, S).to(self.device),
                 past_key_values=cache,
                 use_cache=True,
-            ).logits  # (B, S, V)
-            last = logits[torch.arange(B), lengths - 1].float().log_softmax(-1).cpu()  # (B, V)
+            ).last_hidden_state  # (B, S, H); the vocabulary head runs only at each row's last token
+            last_hidden = hidden[torch.arange(B), (lengths - 1).to(self.device)]  # (B, H)
+            last = self._head(last_hidden).float().log_softmax(-1).cpu()  # (B, V)
             V = last.shape[-1]
             # start K beams per row from the K best first tokens
             total, first = last.topk(K, dim=-1)  # (B, K)

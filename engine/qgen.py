@@ -7,8 +7,13 @@ A 0.5B model cannot read s-expressions, so each prompt shows the program's Engli
 reading (engine.verbalize) for the model to rephrase as a question.
 
 The final question is chosen among beam candidates by *inverse consistency*: the
-length-normalised log-probability of the program given each candidate question,
-under a "question -> logical form" prompt. Programs are processed in batches, one
+length-normalised log-probability of the program given each candidate question.
+The program is scored in its English reading, the same deterministic rendering the
+generation prompt shows, because a 0.5B model judges "the number of tags of the
+movie X" against "how many movies have the tag X?" far better than it judges
+`(R has_tags)` against it: on the judged MoviesKG sample (bench/qgen_sample.md)
+scoring the s-expression picked worse questions than the top beam, scoring the
+reading picked better ones, at half the cost. Programs are processed in batches, one
 decomposition level at a time, so a single batched beam search serves many
 programs; a sub-program's question is memoized and reused by every program that
 shares it.
@@ -30,7 +35,7 @@ from .sexpr import Class, Program, Relation, parse, walk
 from .verbalize import verbalize
 
 SYSTEM = "You rewrite database queries as natural English questions. Answer with the question only."
-INVERSE_SYSTEM = "You translate questions into logical forms over a knowledge graph."
+INVERSE_SYSTEM = "You restate questions as precise database queries in plain English."
 
 # Made-up KGs (books, music): (program, reading, question). Two domains, so the model
 # learns the task rather than the topic.
@@ -53,10 +58,6 @@ GENERIC_EXAMPLES = (
         "the genre of albums performed by Miles Davis",
         "what genres are the albums by miles davis?",
     ),
-)
-GENERIC_SCHEMA = (
-    "written_by: book -> person; page_count: book -> integer; performed_by: album -> artist; "
-    "has_genre: album -> genre; release_year: album -> year"
 )
 
 
@@ -119,11 +120,10 @@ class QuestionGenerator:
         terms = "; ".join(schema_lines(parse(program), self.schema))
         return self.llm.chat_prompt(SYSTEM, f"Terms: {terms}\nQuery: {self.reading(program)}", history=history)
 
-    def inverse_prompt(self, program: str, question: str) -> str:
-        """The "question -> logical form" prompt, up to where the program would start."""
-        history = [(f"Terms: {GENERIC_SCHEMA}\nQuestion: {q}", p) for p, _, q in GENERIC_EXAMPLES]
-        terms = "; ".join(schema_lines(parse(program), self.schema))
-        return self.llm.chat_prompt(INVERSE_SYSTEM, f"Terms: {terms}\nQuestion: {question}", history=history)
+    def inverse_prompt(self, question: str) -> str:
+        """The "question -> query reading" prompt, up to where the program's reading would start."""
+        history = [(f"Question: {q}", r) for _, r, q in GENERIC_EXAMPLES]
+        return self.llm.chat_prompt(INVERSE_SYSTEM, f"Question: {question}", history=history)
 
     # ------------------------------------------------------------ generation
     def generate(self, program: str, subprograms: list[str]) -> GeneratedQuestion:
@@ -151,12 +151,7 @@ class QuestionGenerator:
             prefix, [p[len(prefix):] for p in prompts], num_beams=self.beams, max_new_tokens=self.max_new_tokens
         )
         questions = [_candidates(program, found) for program, found in zip(programs, beams)]
-        inverse = [self.inverse_prompt(p, q) for p, qs in zip(programs, questions) for q, _ in qs]
-        ic_prefix = shared_prefix(inverse)
-        flat = self.llm.score_targets(ic_prefix, [
-            (text[len(ic_prefix):], program)
-            for text, program in zip(inverse, [p for p, qs in zip(programs, questions) for _ in qs])
-        ])
+        flat = self.inverse_consistency([(p, q) for p, qs in zip(programs, questions) for q, _ in qs])
         at = 0
         for program, candidates in zip(programs, questions):
             scores = flat[at : at + len(candidates)]
@@ -171,6 +166,14 @@ class QuestionGenerator:
                 beam_score=candidates[0][1],
                 subquestions=tuple(todo[program]),
             )
+
+    def inverse_consistency(self, pairs: list[tuple[str, str]]) -> list[float]:
+        """log P(program's reading | question) for each (program, question) pair, in one batched pass."""
+        prompts = [self.inverse_prompt(question) for _, question in pairs]
+        prefix = shared_prefix(prompts)
+        return self.llm.score_targets(
+            prefix, [(prompt[len(prefix):], self.reading(program)) for prompt, (program, _) in zip(prompts, pairs)]
+        )
 
 
 def shared_prefix(texts: list[str]) -> str:

@@ -322,6 +322,12 @@ class Reasoner:
         state.exemplars = self._retrieve(state.anonymised)
         return self._forward_prompt(state)
 
+    def forget(self, question: str) -> None:
+        """Drop the memoized answer to a question, so the next `answer` reasons afresh (a cold measurement)."""
+        cache = self._cache()
+        if cache is not None:
+            cache.delete(self._cache_key(" ".join(str(question).split())))
+
     def close(self) -> None:
         if self._answers_cache is not None:
             self._answers_cache.close()

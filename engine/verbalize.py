@@ -41,7 +41,7 @@ class _Reader:
             info = self.schema.class_(node.name)
             return _plural((info.label if info else node.name).replace("_", " ").lower())
         if isinstance(node, Count):
-            return f"the number of {self.read(node.arg)}"
+            return f"the number of {self._counted(node.arg)}"
         if isinstance(node, And):
             left, right = self.read(node.left), self.read(node.right)
             subjects = self._subjects_of(node.left)
@@ -57,6 +57,16 @@ class _Reader:
         if isinstance(node, Compare):
             return f"{self._subjects(node.relation)} whose {self._path_noun(node.relation)} is {_COMPARE[node.op]} {node.value.value}"
         raise TypeError(f"cannot read {node!r}")
+
+    def _counted(self, node: Node) -> str:
+        """What COUNT counts, in the plural: "directors of the movie Alien", not "the director of ..."."""
+        reading = self.read(node)
+        first = node.left if isinstance(node, And) else node
+        if isinstance(first, Join) and isinstance(first.relation, Reverse):
+            noun = self._noun(first.relation.relation)
+            if reading.startswith(f"the {noun} of "):
+                return _plural(noun) + reading[len(f"the {noun}"):]
+        return reading
 
     def _join(self, node: Join) -> str:
         target = self.read(node.arg)

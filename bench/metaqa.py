@@ -1,0 +1,245 @@
+"""MetaQA dev on MoviesKG: F1, Hits@1 and latency per hop, cold and warm, and two ablations.
+
+    python -m bench.metaqa [--per-hop 300] [--seed 0] [--corpus DIR] [--ablation-n 50]
+
+1. The corpus: `bench.bootstrap`'s MoviesKG corpus (outside the repo); built here with
+   `bootstrap` if it is missing or unfinished, and the time recorded.
+2. A fixed sample of MetaQA dev (seed 0, --per-hop questions of each hop). Questions keep
+   MetaQA's [brackets] around the topic entity, which the linker takes as given, as the
+   dataset intends; --no-brackets measures linking too.
+3. Cold: every answer computed afresh (the answer memo forgotten first). Rows are appended
+   to --results as they come, so an interrupted run resumes where it stopped.
+4. Warm: the same questions again, served by the answer memo.
+5. Ablations: without inverse consistency, the finalists' best forward score decides (the
+   same search with the re-rank removed, so it is read off the cold run); without pruning,
+   a fresh reasoner with `prune=False` on the first --ablation-n questions of each hop.
+
+No MetaQA question ever reaches the corpus or a prompt; only the KG is explored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.bootstrap import DEFAULT_OUT
+from bench.coverage import template
+from bench.metaqa_data import MOVIEKG, MetaQAQuestion, gold_program, load_questions
+from bench.report import append_section
+from engine.bootstrap import bootstrap
+from engine.config import ScoutConfig
+from engine.corpus import Corpus
+from engine.scoring import percentile, score
+from engine.scout import Scout
+from engine.sexpr import parse
+
+DEFAULT_RESULTS = Path.home() / ".cache" / "kgscout" / "bench" / "metaqa-results.jsonl"
+TARGET_F1 = {1: 89.12, 2: 79.99, 3: 55.72}
+
+
+@dataclass(frozen=True)
+class Row:
+    hop: int
+    question: str
+    gold: tuple[str, ...]
+    predicted: tuple[str, ...]
+    f1: float
+    hits1: float
+    latency_s: float
+    program: str | None
+    gold_program: str
+    alternatives: tuple[tuple[str, float, float | None], ...]  # (program, forward, inverse), re-ranked order
+    topic_linked: bool
+    message: str | None
+
+
+def sample(per_hop: int, seed: int, hops: list[int]) -> list[MetaQAQuestion]:
+    out = []
+    for hop in hops:
+        questions = load_questions(hop)
+        out += random.Random(seed).sample(questions, min(per_hop, len(questions)))
+    return out
+
+
+def asked(q: MetaQAQuestion, brackets: bool) -> str:
+    return q.question.replace(q.topic, f"[{q.topic}]", 1) if brackets else q.question
+
+
+def ensure_corpus(folder: Path, config: ScoutConfig, scout: Scout) -> str:
+    corpus = Corpus(folder)
+    manifest = corpus.manifest() if corpus.exists() else None
+    if manifest and manifest.counts.get("complete"):
+        return f"prebuilt by bench.bootstrap: {manifest.counts['records']} records, budget {manifest.parameters['budget']}"
+    session = scout.open(str(MOVIEKG), folder)
+    start = time.perf_counter()
+    result = bootstrap(session.kg, folder, config, scout.llm)
+    return f"built here: {result.records} records, budget {config.budget}, {time.perf_counter() - start:.0f} s"
+
+
+def answer_row(reasoner, q: MetaQAQuestion, text: str) -> Row:
+    start = time.perf_counter()
+    result = reasoner.answer(text)
+    latency = time.perf_counter() - start
+    predicted = tuple(a.label for a in result.answers) if result.count is None else (str(result.count),)
+    s = score(list(predicted), q.answers)
+    topic = q.topic.casefold()
+    linked = any(c.label.casefold() == topic for m in result.linked for c in m.candidates)
+    return Row(q.hop, text, q.answers, predicted, s.f1, s.hits1, latency, result.program,
+               gold_program(q.qtype, q.topic),
+               tuple((a.program, a.forward, a.inverse) for a in result.alternatives), linked, result.message)
+
+
+def load_rows(path: Path) -> dict[str, Row]:
+    rows = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                data = json.loads(line)
+            except ValueError:
+                continue  # a torn last line from an interrupted run
+            data["gold"], data["predicted"] = tuple(data["gold"]), tuple(data["predicted"])
+            data["alternatives"] = tuple(tuple(a) for a in data["alternatives"])
+            rows[data["question"]] = Row(**data)
+    return rows
+
+
+def cold_pass(reasoner, questions: list[MetaQAQuestion], brackets: bool, path: Path) -> list[Row]:
+    done = load_rows(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as out:
+        for i, q in enumerate(questions, 1):
+            text = asked(q, brackets)
+            if text in done:
+                continue
+            reasoner.forget(text)
+            row = answer_row(reasoner, q, text)
+            done[text] = row
+            out.write(json.dumps(row.__dict__, ensure_ascii=False) + "\n")
+            out.flush()
+            print(f"[{i}/{len(questions)}] hop {q.hop} f1={row.f1:.2f} {row.latency_s:.1f}s {text} -> {row.program}",
+                  flush=True)
+    return [done[asked(q, brackets)] for q in questions]
+
+
+def no_ic_f1(row: Row, executor, q: MetaQAQuestion) -> float:
+    """F1 had the finalists been ordered by their forward score alone (first one with answers wins)."""
+    for program, _, _ in sorted(row.alternatives, key=lambda a: -a[1]):
+        try:
+            result = executor.execute(program)
+        except Exception:  # noqa: BLE001 - a finalist that fails to run is skipped, as the reasoner does
+            continue
+        labels = [a.label for a in result.answers] if result.count is None else [str(result.count)]
+        if labels:
+            return score(labels, q.answers).f1
+    return 0.0
+
+
+def failure_kind(row: Row) -> str:
+    if not row.topic_linked:
+        return "linking"
+    gold = template(parse(row.gold_program))
+    finalists = [template(parse(p)) for p, _, _ in row.alternatives]
+    if gold in finalists:
+        return "ranking (gold program among the finalists, not first)"
+    return "search (gold program never reached the finalists)"
+
+
+def mean(values) -> float:
+    values = list(values)
+    return 100 * sum(values) / len(values) if values else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--per-hop", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hops", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS)
+    parser.add_argument("--ablation-n", type=int, default=50)
+    parser.add_argument("--no-brackets", dest="brackets", action="store_false")
+    args = parser.parse_args()
+
+    config = ScoutConfig()
+    scout = Scout(config)
+    corpus_note = ensure_corpus(args.corpus, config, scout)
+    session = scout.open(str(MOVIEKG), args.corpus)
+    reasoner = session.reasoner()
+    questions = sample(args.per_hop, args.seed, args.hops)
+    by_text = {asked(q, args.brackets): q for q in questions}
+
+    cold = cold_pass(reasoner, questions, args.brackets, args.results)
+    warm = []
+    for row in cold:
+        start = time.perf_counter()
+        reasoner.answer(row.question)
+        warm.append(time.perf_counter() - start)
+    no_ic = [no_ic_f1(row, session.kg.executor, by_text[row.question]) for row in cold]
+
+    unpruned = Scout(config.replace(prune=False))
+    unpruned._llm, unpruned._embedder = scout.llm(), scout.embedder()  # share the loaded models
+    unpruned_reasoner = unpruned.open(str(MOVIEKG), args.corpus).reasoner()
+    ablation: dict[int, list[tuple[Row, Row]]] = {}
+    for hop in args.hops:
+        for row in [r for r in cold if r.hop == hop][: args.ablation_n]:
+            unpruned_reasoner.forget(row.question)
+            ablation.setdefault(hop, []).append((row, answer_row(unpruned_reasoner, by_text[row.question], row.question)))
+    peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+    rows: list[tuple[str, str, str]] = []
+    for hop in args.hops:
+        mine = [(r, w, n) for r, w, n in zip(cold, warm, no_ic) if r.hop == hop]
+        lat = [r.latency_s for r, _, _ in mine]
+        rows += [
+            (f"{hop}-hop F1 (n={len(mine)})", f"{mean(r.f1 for r, _, _ in mine):.2f}", f"≥ {TARGET_F1[hop]}"),
+            (f"{hop}-hop Hits@1", f"{mean(r.hits1 for r, _, _ in mine):.2f}", ""),
+            (f"{hop}-hop latency cold, median / p90", f"{statistics.median(lat):.2f} s / {percentile(lat, 90):.2f} s",
+             "median ≤ 3 s"),
+            (f"{hop}-hop latency warm (answer memo), median / p90",
+             f"{1000 * statistics.median([w for _, w, _ in mine]):.1f} ms / "
+             f"{1000 * percentile([w for _, w, _ in mine], 90):.1f} ms", "≤ 50 ms"),
+            (f"{hop}-hop F1 without inverse consistency", f"{mean(n for _, _, n in mine):.2f}", "ablation"),
+        ]
+        pairs = ablation.get(hop, [])
+        if pairs:
+            rows.append((f"{hop}-hop F1 without pruning (first {len(pairs)}; with pruning on the same)",
+                         f"{mean(b.f1 for _, b in pairs):.2f} vs {mean(a.f1 for a, _ in pairs):.2f}; median "
+                         f"{statistics.median(b.latency_s for _, b in pairs):.1f} s vs "
+                         f"{statistics.median(a.latency_s for a, _ in pairs):.1f} s", "ablation"))
+    rows += [
+        ("overall F1 (mean of hops)", f"{statistics.mean(mean(r.f1 for r in cold if r.hop == h) for h in args.hops):.2f}",
+         "≥ 80"),
+        ("peak resident memory of the process (store, LLM, embedder, label index)", f"{peak_gb:.2f} GB", "report"),
+        ("corpus", corpus_note, ""),
+    ]
+    print(append_section(f"MetaQA dev on MoviesKG (seed {args.seed}, {args.per_hop} per hop)", rows,
+                         failure_notes(cold, args.brackets, args.results)))
+
+
+def failure_notes(cold: list[Row], brackets: bool, results: Path) -> str:
+    lines = [
+        "Questions keep MetaQA's [brackets] around the topic entity (taken as given by the linker)."
+        if brackets else "Questions without brackets: the linker finds the topic entity itself.",
+        f"Per-question rows: `{results}`. Failures (F1 < 1) by kind:",
+        "",
+    ]
+    kinds: dict[str, list[Row]] = {}
+    for row in cold:
+        if row.f1 < 1:
+            kinds.setdefault(failure_kind(row), []).append(row)
+    for kind, rows in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+        by_hop = ", ".join(f"{h}-hop {sum(r.hop == h for r in rows)}" for h in (1, 2, 3))
+        lines.append(f"- {kind}: {len(rows)} ({by_hop})")
+        for row in rows[:3]:
+            lines.append(f"  - \"{row.question}\": chose `{row.program}`, gold `{row.gold_program}`")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Question generation with the default model: prompts, beams and the inverse-consistency choice."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.kg import KnowledgeGraph
+from engine.llm import LLM
+from engine.qgen import QuestionGenerator, anonymise_question
+
+
+@pytest.fixture(scope="module")
+def qwen() -> LLM:
+    return LLM.load("qwen2.5-coder-0.5b")
+
+
+@pytest.fixture
+def generator(qwen: LLM, films: KnowledgeGraph) -> QuestionGenerator:
+    return QuestionGenerator(qwen, films.schema, beams=4)
+
+
+# (program, a faithful question, a question that reverses or drops a step)
+FAITHFUL_VERSUS_WRONG = [
+    ('(COUNT (JOIN (R directed_by) "Alien"))', "how many people directed alien?", "how many movies did alien direct?"),
+    ('(JOIN written_by "Ridley Scott")', "which movies did ridley scott write?", "who wrote ridley scott?"),
+    ('(JOIN (R starred_actors) (JOIN directed_by "George Lucas"))',
+     "who acted in movies directed by george lucas?", "which movies did george lucas direct?"),
+    ('(COUNT (JOIN (R written_by) "Alien"))', "how many writers does alien have?", "how many movies have the writer alien?"),
+]
+
+READINGS = [
+    ('(JOIN (R directed_by) "Alien")', "the director of the movie Alien"),
+    ('(COUNT (JOIN (R directed_by) "Alien"))', "the number of directors of the movie Alien"),
+    ('(JOIN written_by "Ridley Scott")', "movies written by Ridley Scott"),
+    ('(COUNT (JOIN written_by "Ridley Scott"))', "the number of movies written by Ridley Scott"),
+]
+
+
+@pytest.mark.parametrize("program,reading", READINGS)
+def test_programs_read_as_english(generator, program, reading) -> None:
+    assert generator.reading(program) == reading
+
+
+
+@pytest.mark.parametrize("program,right,wrong", FAITHFUL_VERSUS_WRONG)
+def test_inverse_consistency_prefers_the_faithful_question(generator, program, right, wrong) -> None:
+    right_score, wrong_score = generator.inverse_consistency([(program, right), (program, wrong)])
+    assert right_score > wrong_score
+
+
+def test_generated_question_is_the_best_scored_beam(generator) -> None:
+    program = '(JOIN (R directed_by) "Blade Runner")'
+    result = generator.generate(program, [program])
+    assert result.question.endswith("?") or len(result.question.split()) >= 3
+    assert result.ic_score >= result.top_beam_ic_score
+    assert "blade runner" in result.question.lower()
+    again = generator.inverse_consistency([(program, result.question)])[0]
+    assert again == pytest.approx(result.ic_score, abs=1e-2)  # bf16: batched with other candidates vs alone
+
+
+def test_least_to_most_reuses_the_subprogram_question(generator) -> None:
+    inner = '(JOIN directed_by "Ridley Scott")'
+    outer = f"(COUNT {inner})"
+    result = generator.generate(outer, [inner, outer])
+    assert result.subquestions == ((inner, generator.memo[inner].question),)
+    assert "ridley scott" in result.question.lower()
+
+
+def test_anonymised_question_replaces_labels_by_class() -> None:
+    assert anonymise_question("Who directed Blade Runner?", [("blade runner", "movie")]) == "Who directed movie?"
