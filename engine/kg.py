@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg_adapters.base import KGStore
+from kg_adapters.base import KGError, KGStore
 from kg_adapters.registry import open_store
-from kg_adapters.schema import InductionConfig, Schema, cached_schema
+from kg_adapters.schema import (
+    InductionConfig,
+    Schema,
+    SchemaEdit,
+    apply_edits,
+    cached_schema,
+    edits_path,
+    read_edits,
+    write_edits,
+)
 
 from .config import ScoutConfig
 from .executor import Executor
@@ -18,6 +27,7 @@ class KnowledgeGraph:
     store: KGStore
     schema: Schema
     executor: Executor
+    edits_file: Path | None = field(default=None, repr=False)  # the user's schema wording, kept across runs
 
     @property
     def fingerprint(self) -> str:
@@ -38,6 +48,13 @@ class KnowledgeGraph:
     @classmethod
     def from_store(cls, store: KGStore, config: ScoutConfig) -> "KnowledgeGraph":
         schema = cached_schema(store, config.cache_dir, InductionConfig(timeout_s=max(60.0, config.query_timeout_s)))
+        edits_file = edits_path(config.cache_dir, store.info.fingerprint)
+        saved = read_edits(edits_file)
+        if saved:
+            try:
+                schema = apply_edits(schema, saved)
+            except KGError:  # edits saved for an older schema: show the schema as read
+                pass
         executor = Executor(
             store,
             schema,
@@ -45,7 +62,23 @@ class KnowledgeGraph:
             cache_bytes=config.exec_cache_mb * 1024 * 1024,
             timeout_s=config.query_timeout_s,
         )
-        return cls(store, schema, executor)
+        return cls(store, schema, executor, edits_file)
+
+    def edit_schema(self, edits: list[SchemaEdit]) -> Schema:
+        """Apply a user's labels and descriptions, and keep them for the next time this KG is opened."""
+        merged = {e.name: e for e in (read_edits(self.edits_file) if self.edits_file else ())}
+        for edit in edits:
+            old = merged.get(edit.name)
+            merged[edit.name] = SchemaEdit(
+                edit.name,
+                edit.label if edit.label is not None else (old.label if old else None),
+                edit.description if edit.description is not None else (old.description if old else None),
+            )
+        schema = apply_edits(self.schema, list(merged.values()))
+        if self.edits_file is not None:
+            write_edits(self.edits_file, list(merged.values()))
+        self.schema = self.executor.schema = schema
+        return schema
 
     def close(self) -> None:
         self.executor.close()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import followup
 from .bootstrap import BootstrapResult, Progress, bootstrap
 from .config import ScoutConfig
 from .corpus import Corpus, CorpusRecord
@@ -95,10 +96,34 @@ class KGSession:
                 )
             return self._reasoner
 
+    def update_schema(self, edits: list) -> None:
+        """The user's labels and descriptions (kg_adapters.schema.SchemaEdit); they shape the questions the
+        next bootstrap writes and the prompts of the next question. Raises SchemaEditError for a bad edit."""
+        self.kg.edit_schema(edits)
+        with self._lock:
+            self._reasoner = None
+            self._labels = None  # class words come from the labels
+
     # ------------------------------------------------------------ asking
-    def ask(self, question: str, on_progress: Callable[[str], None] | None = None):
-        """A QuestionResult (engine.reasoner); never raises for bad questions."""
+    def ask(self, question: str, on_progress: Callable[[str], None] | None = None, previous: followup.Turn | None = None):
+        """A QuestionResult (engine.reasoner); never raises for bad questions.
+
+        `previous`: the last turn of the conversation (`turn(result)`), so a follow-up such as
+        "what else did he direct?" is answered as "what else did [Ridley Scott] direct?"; the
+        result's `question` then holds that reading."""
+        if previous is not None:
+            names_an_entity = lambda text: bool(self.label_index().link(text).entity_mentions())  # noqa: E731
+            question = followup.rewrite(question, previous, names_an_entity) or question
         return self.reasoner().answer(question, on_progress=on_progress)
+
+    @staticmethod
+    def turn(result) -> followup.Turn:
+        """What a follow-up to this QuestionResult may refer to."""
+        answers = () if result.count is not None else tuple(a.label for a in result.answers if a.iri)
+        topics = tuple(dict.fromkeys(
+            m.top.label for m in result.linked if m.top is not None and m.top.kind == "entity"
+        ))
+        return followup.Turn(result.question, answers, topics)
 
     def run_program(self, program: str) -> Execution:
         return self.kg.executor.execute(program)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .base import (
@@ -32,6 +32,7 @@ from .base import (
     SKOS_DEFINITION,
     SKOS_PREF_LABEL,
     XSD,
+    KGError,
     KGStore,
     Term,
 )
@@ -173,6 +174,66 @@ def cached_schema(store: KGStore, cache_dir: str | Path, config: InductionConfig
     tmp.write_text(schema.to_json())
     tmp.replace(path)
     return schema
+
+
+@dataclass(frozen=True)
+class SchemaEdit:
+    """A user's wording for one class or relation.
+
+    Programs keep naming it by `name`; the label and description are what prompts,
+    readings and the UI show, so a user who knows the data can fix an induced
+    "thing_2" into "award" before bootstrapping. None leaves a field as it was.
+    """
+
+    name: str
+    label: str | None = None
+    description: str | None = None
+
+
+class SchemaEditError(KGError):
+    """An edit names no class or relation of the schema, or blanks a label."""
+
+
+def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]) -> Schema:
+    by_name = {e.name: e for e in edits}
+    unknown = sorted(n for n in by_name if schema.class_(n) is None and schema.relation(n) is None)
+    if unknown:
+        raise SchemaEditError(f"the schema has no class or relation named {', '.join(map(repr, unknown))}")
+    blank = sorted(n for n, e in by_name.items() if e.label is not None and not e.label.strip())
+    if blank:
+        raise SchemaEditError(f"a label cannot be empty ({', '.join(map(repr, blank))})")
+
+    def edited(item):
+        edit = by_name.get(item.name)
+        if edit is None:
+            return item
+        return replace(
+            item,
+            label=" ".join(edit.label.split()) if edit.label is not None else item.label,
+            description=" ".join(edit.description.split()) if edit.description is not None else item.description,
+        )
+
+    return Schema(tuple(map(edited, schema.classes)), tuple(map(edited, schema.relations)), schema.induced)
+
+
+def edits_path(cache_dir: str | Path, fingerprint: str) -> Path:
+    key = re.sub(r"[^A-Za-z0-9]+", "_", fingerprint)[-80:]
+    return Path(cache_dir) / "schemas" / f"{key}-edits.json"
+
+
+def read_edits(path: Path) -> tuple[SchemaEdit, ...]:
+    """The saved edits; an unreadable file counts as none (the induced schema still works)."""
+    try:
+        return tuple(SchemaEdit(**item) for item in json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return ()
+
+
+def write_edits(path: Path, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps([asdict(e) for e in edits], ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)
 
 
 class _SchemaReader:

@@ -112,6 +112,20 @@ def test_count_question(reasoner: Reasoner) -> None:
     assert result.count == 4 and labels(result) == ["4"]
 
 
+def test_follow_up_question_refers_to_the_last_answer(reasoner: Reasoner, parts) -> None:
+    from engine.followup import rewrite
+    from engine.scout import KGSession
+
+    index = parts[1]
+    first = reasoner.answer("who directed alien?")
+    turn = KGSession.turn(first)
+    assert turn.answer_entities == ("Ridley Scott",) and turn.topic_entities == ("Alien",)
+    standalone = rewrite("which movies did he write?", turn, lambda t: bool(index.link(t).entity_mentions()))
+    assert standalone == "which movies did [Ridley Scott] write?"
+    result = reasoner.answer(standalone)
+    assert result.program == '(JOIN written_by "Ridley Scott")' and labels(result) == ["Gladiator"]
+
+
 def test_memoized_repeat_is_fast_and_equal(reasoner: Reasoner) -> None:
     first = reasoner.answer("what genre is gladiator?")
     start = time.perf_counter()

@@ -153,6 +153,28 @@ def test_schema_rows(hub):
     assert {row[0] for row in render.class_rows(schema)} >= {"movie", "person", "year"}
 
 
+def test_schema_edits_from_the_tables(handlers, state, hub):
+    schema = hub.session(hub.default_key).schema
+    classes, relations = render.class_rows(schema), render.relation_rows(schema)
+    label_at, desc_at = render.CLASS_COLUMNS.index("label"), render.RELATION_COLUMNS.index("description")
+    movie = next(row for row in classes if row[0] == "movie")
+    movie[label_at] = "film"
+    movie[render.CLASS_COLUMNS.index("members")] = 999  # not an editable column: ignored
+    next(row for row in relations if row[0] == "written_by")[desc_at] = "who wrote the screenplay"
+    status, new_classes, new_relations = handlers.save_schema(classes, relations, state)
+    assert status.startswith("Saved 2 edit(s)") and "`movie`" in status and "`written\\_by`" in status
+    assert next(r for r in new_classes if r[0] == "movie")[label_at] == "film"
+    assert next(r for r in new_relations if r[0] == "written_by")[desc_at] == "who wrote the screenplay"
+    assert hub.session(hub.default_key).schema.class_("movie").label == "film"
+
+    status, *_ = handlers.save_schema(new_classes, new_relations, state)
+    assert status.startswith("Nothing changed")
+    next(r for r in new_classes if r[0] == "movie")[label_at] = ""
+    status, again, _ = handlers.save_schema(new_classes, new_relations, state)
+    assert "a label cannot be empty" in status and "Traceback" not in status
+    assert next(r for r in again if r[0] == "movie")[label_at] == "film"  # the table shows the schema as it is
+
+
 # ------------------------------------------------------------------ chat handlers
 def test_run_program_renders_answers_sparql_and_csv(handlers, state):
     history, download, status, state = handlers.run_program('(JOIN (R directed_by) "Alien")', state)
@@ -179,7 +201,7 @@ def test_run_program_with_an_error_gives_a_message(handlers, state):
 def test_ask_streams_progress_then_the_answer(handlers, state, hub, monkeypatch):
     session = hub.session(hub.default_key)
 
-    def fake_ask(question, on_progress=None):
+    def fake_ask(question, on_progress=None, previous=None):
         for stage in ("linking", "step 1", "step 2", "re-ranking"):
             on_progress(stage)
             time.sleep(0.02)
@@ -201,7 +223,7 @@ def test_ask_streams_progress_then_the_answer(handlers, state, hub, monkeypatch)
 
 def test_no_answer_gives_the_message_and_clears_program_and_csv(handlers, state, hub, monkeypatch):
     session = hub.session(hub.default_key)
-    monkeypatch.setattr(session, "ask", lambda q, on_progress=None: result(
+    monkeypatch.setattr(session, "ask", lambda q, on_progress=None, previous=None: result(
         question=q, program=None, sparql=None, answers=(), alternatives=(), linked=(),
         message='Nothing in the graph is labelled "Zorro". Closest labels: "Alien".'))
     history, _, program_box, download, _, state = drain(handlers.ask("who directed Zorro?", state))[-1]
@@ -210,21 +232,37 @@ def test_no_answer_gives_the_message_and_clears_program_and_csv(handlers, state,
 
 
 def test_follow_up_questions_keep_the_conversation(handlers, state, hub, monkeypatch):
+    """The handler passes the last answer's Turn to the engine and shows how a follow-up was read.
+    (The pronoun resolution itself is engine logic: tests/test_followup.py.)"""
     session = hub.session(hub.default_key)
-    answers = {"who directed Alien?": "Ridley Scott", "who wrote Alien?": "Dan O'Bannon"}
-    monkeypatch.setattr(session, "ask", lambda q, on_progress=None: result(
-        question=q, answers=(Answer(answers[q]),)))
+    seen = []
+    ridley = Answer("Ridley Scott", "http://kgscout.local/entity/Ridley%20Scott")
+
+    def fake_ask(question, on_progress=None, previous=None):
+        seen.append(previous)
+        if question == "what else did he direct?":
+            return result(question="what else did [Ridley Scott] direct?",
+                          program='(JOIN directed_by "Ridley Scott")',
+                          answers=(Answer("Blade Runner", "http://x/br"), Answer("Gladiator", "http://x/g")))
+        return result(question=question, answers=(ridley,))
+
+    monkeypatch.setattr(session, "ask", fake_ask)
     state = drain(handlers.ask("who directed Alien?", state))[-1][-1]
-    history, *_, state = drain(handlers.ask("who wrote Alien?", state))[-1]
+    history, *_, state = drain(handlers.ask("what else did he direct?", state))[-1]
     text = text_of(history)
-    assert text.index("Ridley Scott") < text.index("Dan O'Bannon")
-    assert state.last_question == "who wrote Alien?"
+    assert text.index("Ridley Scott") < text.index("Blade Runner")
+    assert seen[0] is None and seen[1].answer_entities == ("Ridley Scott",) and seen[1].topic_entities == ("Alien",)
+    assert "Read as: what else did \\[Ridley Scott\\] direct?" in text
+    assert state.last_question == "what else did [Ridley Scott] direct?"  # "mark correct" pairs the standalone reading
+    state = handlers.clear_chat(state)[-1]
+    drain(handlers.ask("who directed Alien?", state))
+    assert seen[-1] is None  # a new chat has no earlier turn
 
 
 def test_ask_failure_is_a_chat_message_not_a_traceback(handlers, state, hub, monkeypatch):
     session = hub.session(hub.default_key)
 
-    def broken(question, on_progress=None):
+    def broken(question, on_progress=None, previous=None):
         raise RuntimeError("model file missing\n  File \"/x.py\", line 1")
 
     monkeypatch.setattr(session, "ask", broken)

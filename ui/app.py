@@ -50,6 +50,11 @@ def _models(config) -> list[str]:
     return names
 
 
+def _static(columns: list[str]) -> list[int]:
+    """Indexes of the columns a user may not edit (all but label and description)."""
+    return [i for i, name in enumerate(columns) if name not in render.EDITABLE]
+
+
 def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool = False,
           hub: Hub | None = None) -> gr.Blocks:
     """The app for one Scout. `kg`/`corpus`: the KG opened at start (default: the geography KG)."""
@@ -111,11 +116,16 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
                         connect_btn = gr.Button("Connect", elem_id="connect")
                 kg_status = gr.Markdown(elem_id="kg-status")
                 schema_summary = gr.Markdown(elem_id="schema-summary")
-                with gr.Accordion("Schema", open=True):
-                    classes_df = gr.Dataframe(headers=render.CLASS_COLUMNS, interactive=False, wrap=True,
-                                              label="Classes", elem_id="classes", max_height=320)
-                    relations_df = gr.Dataframe(headers=render.RELATION_COLUMNS, interactive=False, wrap=True,
-                                                label="Relations", elem_id="relations", max_height=320)
+                with gr.Accordion("Schema: edit labels and descriptions before bootstrapping", open=True):
+                    classes_df = gr.Dataframe(headers=render.CLASS_COLUMNS, interactive=True, wrap=True,
+                                              label="Classes", elem_id="classes", max_height=320,
+                                              static_columns=_static(render.CLASS_COLUMNS))
+                    relations_df = gr.Dataframe(headers=render.RELATION_COLUMNS, interactive=True, wrap=True,
+                                                label="Relations", elem_id="relations", max_height=320,
+                                                static_columns=_static(render.RELATION_COLUMNS))
+                    with gr.Row():
+                        save_schema_btn = gr.Button("Save schema edits", elem_id="save-schema", scale=0)
+                        schema_status = gr.Markdown(elem_id="schema-status")
                 gr.Markdown(
                     "### Bootstrap\nExplore the graph with random walks and have the language model write a "
                     "question for every explored program. The corpus makes answers much better; it is saved "
@@ -187,6 +197,12 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
                                                             corpus_table],
                         concurrency_limit=None, concurrency_id="bootstrap-poll", show_progress="hidden")
         cancel_btn.click(h.cancel_bootstrap, [state], [boot_status], concurrency_limit=None)
+
+        def save_schema(classes, relations, s):
+            message, class_rows, relation_rows = h.save_schema(classes, relations, s)
+            return (message, table(class_rows, render.CLASS_COLUMNS), table(relation_rows, render.RELATION_COLUMNS))
+
+        save_schema_btn.click(save_schema, [classes_df, relations_df, state], [schema_status, classes_df, relations_df])
 
         def search(text, s):
             rows, message = h.search_corpus(text, s)

@@ -131,7 +131,9 @@ class Handlers:
 
         def work():
             try:
-                events.put(("done", session.ask(question, on_progress=lambda s: events.put(("stage", s)))))
+                previous = state.last_turn if state.last_kg == state.kg else None
+                events.put(("done", session.ask(question, on_progress=lambda s: events.put(("stage", s)),
+                                                previous=previous)))
             except Exception as err:  # noqa: BLE001 - becomes a chat reply, never a traceback
                 log.warning("asking %r failed", question, exc_info=True)
                 events.put(("error", err))
@@ -168,7 +170,7 @@ class Handlers:
             yield (history, gr.update(), gr.update(), gr.update(), "", state)
             return
         result = payload
-        answer = {"role": "assistant", "content": render.result_markdown(result)}
+        answer = {"role": "assistant", "content": render.result_markdown(result, asked=question)}
         details = {
             "role": "assistant",
             "content": render.details_markdown(result),
@@ -178,9 +180,11 @@ class Handlers:
         }
         history += [answer, details]
         state.history = history
-        state.last_question = question
-        state.last_kg = state.kg
         program = getattr(result, "program", None)
+        state.last_question = getattr(result, "question", None) or question  # a follow-up as the engine read it
+        state.last_kg = state.kg
+        if program:
+            state.last_turn = session.turn(result)
         state.last_program = program
         download = gr.update(value=None, interactive=False)
         answers, count = getattr(result, "answers", ()) or (), getattr(result, "count", None)
@@ -247,6 +251,7 @@ class Handlers:
         state = self._ensure(state)
         state.history = self.greeting(state)
         state.last_question = state.last_program = state.last_kg = state.csv_path = None
+        state.last_turn = None
         return (state.history, "", gr.update(value=None, interactive=False), "", state)
 
     # ================================================================== KGs
@@ -291,6 +296,24 @@ class Handlers:
             render.corpus_rows(_safe_search(session, "")),
             state,
         )
+
+    def save_schema(self, classes, relations, state: SessionState) -> tuple:
+        """The edited schema tables -> (status, classes, relations). Only labels and descriptions change."""
+        state = self._ensure(state)
+        session = self._session(state)
+        edits = render.schema_edits(session.schema, _records(classes), _records(relations))
+        if not edits:
+            return ("Nothing changed: edit a label or a description in the tables first.",
+                    render.class_rows(session.schema), render.relation_rows(session.schema))
+        try:
+            session.update_schema(edits)
+        except Exception as err:  # noqa: BLE001 - a bad edit is a message; the schema stays as it was
+            if not _is_user_error(err):
+                log.warning("saving schema edits failed", exc_info=True)
+            return (render.error_text(err), render.class_rows(session.schema), render.relation_rows(session.schema))
+        names = ", ".join(f"`{render.md_escape(e.name)}`" for e in edits)
+        return (f"Saved {len(edits)} edit(s): {names}. The next bootstrap and the next question use them.",
+                render.class_rows(session.schema), render.relation_rows(session.schema))
 
     def _kg_error_view(self, state: SessionState, message: str) -> tuple:
         """The view of the KG still in use, with an error message: the previous KG stays usable."""
@@ -463,6 +486,17 @@ class Handlers:
 
 
 # ---------------------------------------------------------------------- small engine readers
+def _records(table) -> list[list]:
+    """A Gradio Dataframe value (pandas frame, dict or list of rows) as a list of rows."""
+    if table is None:
+        return []
+    if hasattr(table, "values") and hasattr(table, "columns"):
+        return table.values.tolist()
+    if isinstance(table, dict):
+        return list(table.get("data", []))
+    return [list(row) for row in table]
+
+
 def _has_corpus(session) -> bool:
     try:
         return bool(session.has_corpus)

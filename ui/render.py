@@ -102,15 +102,18 @@ def answers_markdown(answers: Sequence, count: int | None, limit: int = MAX_LIST
     return "\n".join(lines)
 
 
-def result_markdown(result) -> str:
-    """The chat reply for an `engine.reasoner.QuestionResult`."""
+def result_markdown(result, asked: str | None = None) -> str:
+    """The chat reply for an `engine.reasoner.QuestionResult`; `asked`: what the user typed, when the
+    engine read it differently (a follow-up whose pronoun it resolved)."""
     message = getattr(result, "message", None)
     program = getattr(result, "program", None)
     answers = getattr(result, "answers", ()) or ()
     count = getattr(result, "count", None)
+    reading = getattr(result, "question", None)
+    note = f"_Read as: {md_escape(reading)}_\n\n" if asked and reading and reading != asked else ""
     if program is None or (not answers and count is None):
-        return md_escape(message) if message else "I could not find an answer to this question."
-    text = answers_markdown(answers, count)
+        return note + (md_escape(message) if message else "I could not find an answer to this question.")
+    text = note + answers_markdown(answers, count)
     if message:
         text += "\n\n" + md_escape(message)
     return text
@@ -275,6 +278,28 @@ def class_rows(schema) -> list[list]:
         [c.name, c.label, getattr(c, "kind", ""), getattr(c, "size", 0), getattr(c, "description", "")]
         for c in classes
     ]
+
+
+EDITABLE = ("label", "description")  # the schema columns a user may edit; names are what programs use
+
+
+def schema_edits(schema, class_table: list[list], relation_table: list[list]) -> list:
+    """SchemaEdits for the rows whose label or description differ from the schema's."""
+    from kg_adapters.schema import SchemaEdit
+
+    edits = []
+    for rows, columns, lookup in ((class_table, CLASS_COLUMNS, schema.class_),
+                                  (relation_table, RELATION_COLUMNS, schema.relation)):
+        at = {name: columns.index(name) for name in ("name", *EDITABLE)}
+        for row in rows:
+            item = lookup(str(row[at["name"]])) if len(row) == len(columns) else None
+            if item is None:
+                continue
+            label, description = (str(row[at[c]] if row[at[c]] is not None else "") for c in EDITABLE)
+            if label != item.label or description != (item.description or ""):
+                edits.append(SchemaEdit(item.name, label if label != item.label else None,
+                                        description if description != (item.description or "") else None))
+    return edits
 
 
 def relation_rows(schema) -> list[list]:
