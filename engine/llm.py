@@ -27,6 +27,9 @@ import torch
 from engine.models import DEFAULT_MODEL, load_model
 
 
+MAX_HEADS = 8  # kept prefix heads (one or two per open KG)
+
+
 @dataclass(frozen=True)
 class LLMConfig:
     name: str = DEFAULT_MODEL  # a registered name (engine.models.REGISTRY), a local model directory or a hub id
@@ -53,6 +56,7 @@ class LLM:
         self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0  # only at masked slots
         self._lock = threading.RLock()
         self._prefixes: OrderedDict[str, tuple] = OrderedDict()  # prefix -> (n_tokens, KV cache, logp of next)
+        self._heads: dict[str, tuple] = {}  # kept prefix heads (keep_prefix), same tuples
         self._newline_ids: list[int] | None = None
 
     @classmethod
@@ -116,20 +120,44 @@ class LLM:
     def _head(self, hidden):
         return self.model.get_output_embeddings()(hidden)
 
+    def keep_prefix(self, head: str) -> None:
+        """Encode `head` once and keep it (outside the LRU): any later prefix that starts with it,
+        up to a newline, is encoded from there on. The reasoner's instructions and schema are the
+        same for every question, so each question pays only for its exemplars and its own words."""
+        with self._lock, torch.inference_mode():
+            if head not in self._heads:
+                if len(self._heads) >= MAX_HEADS:
+                    self._heads.pop(next(iter(self._heads)))  # the oldest
+                self._heads[head] = self._encode_state(head, None)
+
     def _prefix_state(self, prefix: str) -> tuple:
         """(P, KV cache of the prefix for batch 1, log-probs of the token after it (V,)), from the LRU."""
         state = self._prefixes.get(prefix)
         if state is not None:
             self._prefixes.move_to_end(prefix)
             return state
-        ids = torch.tensor([self.encode_prefix(prefix)])  # (1, P)
-        out = self._hidden(ids, use_cache=True)
-        next_logp = self._head(out.last_hidden_state[0, -1]).float().log_softmax(-1)  # (V,)
-        state = (ids.shape[1], out.past_key_values, next_logp)
+        head = max((h for h in self._heads if prefix.startswith(h) and h.endswith("\n") and h != prefix),
+                   key=len, default=None)
+        state = self._encode_state(prefix, head)
         self._prefixes[prefix] = state
         while len(self._prefixes) > self.config.prefix_cache_size:
             self._prefixes.popitem(last=False)
         return state
+
+    def _encode_state(self, prefix: str, head: str | None) -> tuple:
+        """Run the prefix (from a kept head's KV cache where given) and keep what scoring needs."""
+        if head is None:
+            ids = torch.tensor([self.encode_prefix(prefix)])  # (1, P)
+            out = self._hidden(ids, use_cache=True)
+            start = 0
+        else:
+            start, head_cache, _ = self._heads[head]
+            cache = copy.deepcopy(head_cache)  # extended below; the kept head stays as it is
+            ids = torch.tensor([self.encode_continuation(prefix[len(head):])])  # (1, T)
+            out = self._hidden(ids, past_key_values=cache, use_cache=True,
+                               position_ids=torch.arange(start, start + ids.shape[1])[None].to(self.device))
+        next_logp = self._head(out.last_hidden_state[0, -1]).float().log_softmax(-1)  # (V,)
+        return (start + ids.shape[1], out.past_key_values, next_logp)
 
     def score(self, prefix: str, continuations: list[str]) -> list[float]:
         """Mean per-token log P(continuation | prefix) for each continuation, reusing the prefix's KV cache."""
@@ -222,6 +250,7 @@ class LLM:
     def clear_prefix_cache(self) -> None:
         with self._lock:
             self._prefixes.clear()
+            self._heads.clear()
 
     # -------------------------------------------------------------------------------------- generation
 

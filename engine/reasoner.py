@@ -10,8 +10,8 @@
 3. Enumerate: step 1 builds programs from the start set (joins over relations the entity really has,
    comparisons from literals, bare classes when nothing else was found); each later step extends the
    members of the best set that were not extended yet (JOIN forward/reverse typed by `validate`, AND with
-   a class of the question, AND with a candidate anchored on another mention, COUNT, ARGMAX/ARGMIN over
-   one- and two-hop numeric paths).
+   a class of the question, AND with a candidate anchored on another mention, COUNT when the question
+   asks for a number ("how many", "number of"), ARGMAX/ARGMIN over one- and two-hop numeric paths).
 4. Prune: rank the new programs by cosine similarity of their anonymised reading (engine.verbalize) to
    the anonymised question, and execute them in that order until `prune_k` have a non-empty answer
    (empty, failing or timed-out ones are dropped). That is the same set as "execute all, drop empties,
@@ -19,11 +19,14 @@
 5. Score: the LLM's log-prob of the program after one plain few-shot prompt (instructions + schema +
    exemplars + the question), length-normalised as sum / n_tokens ** LENGTH_ALPHA. The prompt string is
    built once per question and never changes, so the LLM's prefix KV cache serves every candidate of
-   every step. Keep the best `beam` overall; stop when no new
-   candidate enters the best set, or after `max_steps`.
+   every step; its question-independent head (instructions and a small schema) is kept by the LLM
+   across questions. Keep the best `beam` overall; stop when no new candidate enters the best set, or
+   after `max_steps`.
 6. Re-rank the best set: ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a
    "logical form -> question" prompt (again one shared prefix), plus log(repeat_penalty) * (most
-   repetitions of one relation - 1).
+   repetitions of one relation - 1). Where the question asks for a class ("which languages ...",
+   "when ..." -> a year or date, "how many" -> COUNT) and some finalist answers with it, those finalists
+   come first: the small scorer readily prefers a program that stops one hop short.
 7. The winner's execution is the answer; an empty or failing one falls back to the next.
 
 Bad input never raises: it comes back as a QuestionResult with a `message`. Whole results are memoized
@@ -71,6 +74,7 @@ from .sexpr import (
     Relation,
     Reverse,
     Superlative,
+    parse,
     relations,
     to_text,
     transform,
@@ -80,7 +84,7 @@ from .verbalize import verbalize
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 1  # part of the answer-cache key: bump when reasoning changes
+REASONER_VERSION = 2  # part of the answer-cache key: bump when reasoning changes
 MAX_QUESTION_CHARS = 500
 ENTITIES_PER_MENTION = 2
 AND_POOL = 24  # kept candidates that new beam members may be ANDed with
@@ -93,8 +97,21 @@ SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in t
 # very first question already went to a 3-hop program). A small sample: re-check with the real corpus.
 LENGTH_ALPHA = 0.7
 _COMPARATIVES = ("lt", "le", "gt", "ge")
+_COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
+_WH_BEFORE = re.compile(r"\b(which|what)\s+$", re.IGNORECASE)  # not "what sort of film": that asks a genre
+_WHO = re.compile(r"^\s*(who|whom|whose)\b|\b(which|what) (person|people)\b|\bwho\s*\??\s*$", re.IGNORECASE)
+_PERSON_WORDS = frozenset(
+    "person people human actor actress director writer author artist musician player politician scientist "
+    "character creator performer composer singer producer".split()
+)
+_WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 _INTEGER_KINDS = frozenset({"year", "integer", "decimal"})
 
+# The inverse score reads each finalist as English (engine.verbalize) rather than as an s-expression, as
+# question generation does (engine/qgen.py): a 0.5B model relates "the language of movies directed by X"
+# to a question far better than it relates the s-expression.
+INVERSE_READINGS = True
+INVERSE_READING_SYSTEM = "Write the natural English question that asks for each database query."
 FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
 INVERSE_SYSTEM = "Write the natural English question that each logical form over the knowledge graph answers."
 NOTATION = (
@@ -112,6 +129,7 @@ class Alternative:
     forward: float  # mean log-prob of the program given the question
     inverse: float | None  # mean log-prob of the question given the program (None without re-ranking)
     final: float
+    asked_class: bool = False  # answers with the class the question asks for ("which languages"); ranked first
 
 
 @dataclass(frozen=True)
@@ -236,6 +254,8 @@ class _State:
     pool: list[_Cand] = field(default_factory=list)  # kept candidates, for ANDs
     expanded: set = field(default_factory=set)
     words: dict = field(default_factory=dict)  # Entity/Literal node -> anonymised word
+    asks_count: bool = False  # "how many", "number of": only then are COUNT candidates built
+    asked_types: frozenset[str] = frozenset()  # classes the question asks for ("which languages", "when")
     executed: int = 0
     t_enum: float = 0.0
     t_score: float = 0.0
@@ -339,7 +359,8 @@ class Reasoner:
         t0 = time.perf_counter()
         state = self._state(question)
         t_link = time.perf_counter() - t0
-        if not state.anchors and not state.classes:
+        missing = any(m.bracketed and not m.candidates for m in state.linking.mentions)  # taken as given
+        if missing or (not state.anchors and not state.classes):
             return _message_result(
                 question, self._not_found_message(question, state.linking), started,
                 linked=state.linking.mentions, timings=Timings(link=t_link),
@@ -425,7 +446,24 @@ class Reasoner:
         classes = tuple(c for c in linking.classes if self.schema.class_(c) is not None)
         state = _State(question, linking, linking.anonymised(), anchors, classes)
         state.words = {a.node: a.word for a in anchors}
+        state.asks_count = _COUNT_WORDS.search(question) is not None
+        state.asked_types = self._asked_types(question, linking)
         return state
+
+    def _asked_types(self, question: str, linking: Linking) -> frozenset[str]:
+        """The classes a wh-phrase asks for: "which languages ..." -> language, "when ..." -> year/date.
+
+        A 0.5B scorer likes a program that stops one hop short ("the films directed by X" for "the
+        films directed by X were in which languages"); the asked class tells the finalists apart."""
+        asked = set()
+        for mention in linking.mentions:
+            if mention.kind == "class" and _WH_BEFORE.search(question[: mention.start]):
+                asked |= {c.label for c in mention.candidates if c.kind == "class" and self.schema.class_(c.label)}
+        if _WHEN.search(question):
+            asked |= {c.name for c in self.schema.classes if c.kind in ("year", "date")}
+        if _WHO.search(question):
+            asked |= {c.name for c in self.schema.classes if _PERSON_WORDS & set(re.findall(r"[a-z]+", c.label.lower()))}
+        return frozenset(asked)
 
     def _not_found_message(self, question: str, linking: Linking) -> str:
         unresolved = linking.unresolved()
@@ -568,8 +606,9 @@ class Reasoner:
             for name in state.classes:
                 if types is None or (name in types and types != frozenset({name})):
                     out.append(self._typed(And(Class(name), program), cand.anchors, parent=cand))
-            # COUNT
-            out.append(self._typed(Count(program), cand.anchors))
+            # COUNT, when the question asks for a number
+            if state.asks_count:
+                out.append(self._typed(Count(program), cand.anchors))
             # superlatives over one- and two-hop numeric paths
             if cand.size > 1:
                 for path in self._numeric_paths(types):
@@ -687,17 +726,41 @@ class Reasoner:
         ranks the right program first more often.
         """
         examples = "".join(f"Question: {r.question}\nLogical form: {r.program}\n\n" for r in state.exemplars)
-        return (
-            f"{FORWARD_SYSTEM}\n{NOTATION}\n\nRelations (subject class -> object class):\n"
-            + "\n".join(self._schema_lines(state))
-            + "\n\n"
-            + examples
-            + f"Question: {state.question}\nLogical form:"
-        )
+        schema = "Relations (subject class -> object class):\n" + "\n".join(self._schema_lines(state)) + "\n\n"
+        head = f"{FORWARD_SYSTEM}\n{NOTATION}\n\n"
+        if len(self.schema.relations) <= SCHEMA_LINES_ALL:  # the whole schema: the same for every question
+            head += schema
+            schema = ""
+        self._keep(head)
+        return head + schema + examples + f"Question: {state.question}\nLogical form:"
 
     def _inverse_prompt(self, state: _State) -> str:
-        examples = "".join(f"Logical form: {r.program}\nQuestion: {r.question}\n\n" for r in state.exemplars)
-        return f"{INVERSE_SYSTEM}\n{NOTATION}\n\n{examples}"
+        if INVERSE_READINGS:
+            examples = "".join(f"Query: {self._plain_reading(r.program)}\nQuestion: {r.question}\n\n"
+                               for r in state.exemplars)
+            head = f"{INVERSE_READING_SYSTEM}\n\n"
+        else:
+            examples = "".join(f"Logical form: {r.program}\nQuestion: {r.question}\n\n" for r in state.exemplars)
+            head = f"{INVERSE_SYSTEM}\n{NOTATION}\n\n"
+        self._keep(head)
+        return head + examples
+
+    def _inverse_middle(self, cand: _Cand) -> str:
+        if INVERSE_READINGS:
+            return f"Query: {self._plain_reading(cand.program)}\nQuestion:"
+        return f"Logical form: {cand.text}\nQuestion:"
+
+    def _plain_reading(self, program: Program | str) -> str:
+        try:
+            return verbalize(parse(program) if isinstance(program, str) else program, self.schema)
+        except Exception:  # noqa: BLE001 - a program the reader cannot voice is shown as written
+            return program if isinstance(program, str) else to_text(program)
+
+    def _keep(self, head: str) -> None:
+        """Let the LLM encode the question-independent start of a prompt once (engine.llm.keep_prefix)."""
+        keep = getattr(self.llm, "keep_prefix", None)
+        if keep is not None:
+            keep(head)
 
     def _score(self, state: _State, cands: list[_Cand]) -> None:
         if not cands:
@@ -728,7 +791,7 @@ class Reasoner:
         inverse: list[float | None] = [None] * len(best)
         if self.config.inverse_consistency:
             state.inverse_prompt = self._inverse_prompt(state)
-            pairs = [(f"Logical form: {c.text}\nQuestion:", " " + state.question) for c in best]
+            pairs = [(self._inverse_middle(c), " " + state.question) for c in best]
             inverse = [float(s) for s in self.llm.score_targets(state.inverse_prompt, pairs)]
         alpha = self.config.ic_alpha
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
@@ -739,10 +802,17 @@ class Reasoner:
                 final = cand.forward
             else:
                 final = alpha * cand.forward + (1 - alpha) * inv + penalty * repeats
-            ranked.append((cand, Alternative(cand.text, round(cand.forward, 6),
-                                             None if inv is None else round(inv, 6), round(final, 6))))
-        ranked.sort(key=lambda ca: (-ca[1].final, ca[0].order))
+            ranked.append((cand, Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
+                                             round(final, 6), self._fits_asked(state, cand))))
+        # where some finalist answers with the asked class, those come first; the scores order the rest
+        ranked.sort(key=lambda ca: (not ca[1].asked_class, -ca[1].final, ca[0].order))
         return ranked
+
+    @staticmethod
+    def _fits_asked(state: _State, cand: _Cand) -> bool:
+        if isinstance(cand.program, Count):
+            return state.asks_count
+        return bool(state.asked_types and cand.types and cand.types & state.asked_types)
 
     # ------------------------------------------------------------------ memo
     def _cache(self):

@@ -32,9 +32,18 @@ class Scout:
         self._lock = threading.Lock()
         self._llm = None
         self._embedder = None
+        self._shared: Scout | None = None  # with_settings: the Scout whose models this one uses
+
+    def with_settings(self, **changes) -> "Scout":
+        """A Scout with some settings changed that shares this one's loaded models (ablations, tests)."""
+        other = Scout(self.config.replace(**changes))
+        other._shared = self
+        return other
 
     # ------------------------------------------------------------ shared models
     def llm(self):
+        if self._shared is not None and self._shared.config.model == self.config.model:
+            return self._shared.llm()
         with self._lock:
             if self._llm is None:
                 from .llm import LLM
@@ -43,6 +52,8 @@ class Scout:
             return self._llm
 
     def embedder(self):
+        if self._shared is not None and self._shared.config.embedder == self.config.embedder:
+            return self._shared.embedder()
         with self._lock:
             if self._embedder is None:
                 from .embedder import Embedder

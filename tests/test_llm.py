@@ -59,6 +59,17 @@ def test_score_equals_plain_in_float32(tiny32):
     assert warm == cold  # reusing the cached prefix changes nothing
 
 
+def test_a_kept_head_changes_no_score(tiny32):
+    """keep_prefix: a prompt that starts with a kept head is encoded from the head's cache on."""
+    fresh = LLM(tiny32.model, tiny32.tokenizer, LLMConfig())
+    fresh.keep_prefix(PREFIX[: PREFIX.index("Question:")])  # instructions only, ends with a newline
+    assert fresh.score(PREFIX, CONTINUATIONS) == pytest.approx(tiny32.score_plain(PREFIX, CONTINUATIONS), abs=1e-3)
+    middle_target = [("Question: who wrote Alien?\nLogical form:", " (JOIN (R written_by) Alien)")]
+    head = PREFIX[: PREFIX.index("Question:")]
+    assert fresh.score_targets(head, middle_target) == pytest.approx(
+        tiny32.score_targets(head, middle_target), abs=1e-3)
+
+
 def test_score_close_to_plain_in_bf16(tiny):
     assert tiny.model.dtype.is_floating_point and str(tiny.model.dtype) == "torch.bfloat16"
     assert tiny.score(PREFIX, CONTINUATIONS) == pytest.approx(tiny.score_plain(PREFIX, CONTINUATIONS), abs=0.1)

@@ -96,7 +96,8 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
     alts = result.alternatives
     assert 1 <= len(alts) <= reasoner.config.beam
     assert all(isinstance(a, Alternative) and a.inverse is not None for a in alts)
-    assert [a.final for a in alts] == sorted((a.final for a in alts), reverse=True)
+    order = [(not a.asked_class, -a.final) for a in alts]  # the asked class (a person: "who") first, then score
+    assert order == sorted(order) and alts[0].asked_class
     assert alts[0].program == result.program
     cfg = reasoner.config
     for a in alts:  # final = alpha * forward + (1 - alpha) * inverse + log(penalty) * repeats
@@ -110,6 +111,13 @@ def test_count_question(reasoner: Reasoner) -> None:
     result = reasoner.answer("how many movies did ridley scott direct?")
     assert result.program == '(COUNT (JOIN directed_by "Ridley Scott"))'
     assert result.count == 4 and labels(result) == ["4"]
+
+
+def test_the_asked_class_decides_between_finalists(reasoner: Reasoner) -> None:
+    """"which genres ..." asks for a genre: a program that stops at the movies is not the answer."""
+    result = reasoner.answer("the movies directed by [George Lucas] are of which genres?")
+    assert result.program == '(JOIN (R has_genre) (JOIN directed_by "George Lucas"))'
+    assert not any(a.program.startswith("(COUNT") for a in result.alternatives)  # no number was asked for
 
 
 def test_follow_up_question_refers_to_the_last_answer(reasoner: Reasoner, parts) -> None:
