@@ -141,12 +141,13 @@ def alternatives_markdown(alternatives: Iterable, limit: int = MAX_ALTERNATIVES)
     alts = list(alternatives or ())[:limit]
     if not alts:
         return "_None._"
-    rows = ["| # | program | forward | inverse | final |", "|---|---|---|---|---|"]
+    rows = ["| # | program | forward | inverse | final | asked class |", "|---|---|---|---|---|---|"]
     for i, alt in enumerate(alts, 1):
         program = str(getattr(alt, "program", "")).replace("|", "\\|")
         rows.append(
             f"| {i} | `{program}` | {_score(getattr(alt, 'forward', None))} | "
-            f"{_score(getattr(alt, 'inverse', None))} | {_score(getattr(alt, 'final', None))} |"
+            f"{_score(getattr(alt, 'inverse', None))} | {_score(getattr(alt, 'final', None))} | "
+            f"{'✓' if getattr(alt, 'asked_class', False) else ''} |"
         )
     return "\n".join(rows)
 
@@ -199,7 +200,8 @@ def details_markdown(result) -> str:
     alternatives = getattr(result, "alternatives", ())
     if alternatives:
         sections.append(
-            "**Top alternatives** (mean log-probabilities; final = re-ranked score)\n\n"
+            "**Top alternatives** (mean log-probabilities; final = re-ranked score; those answering with the "
+            "class the question asks for, such as a year for \"when\", come first)\n\n"
             + alternatives_markdown(alternatives)
         )
     extra = []
