@@ -119,6 +119,12 @@ async function gotoTab(page, name) {
     }
     log('answers and details checked');
 
+    // ------------------------------------------------------------ 1b. a follow-up in the same session
+    const follow = await ask(b, 'which country is it the capital of?');
+    log(`follow-up: ${JSON.stringify(follow.split('\n').slice(0, 2))}`);
+    expect(follow.includes('Read as: which country is [Tokyo] the capital of?'), `the follow-up is read with Tokyo: ${follow}`);
+    expect(follow.includes('Japan'), `the follow-up is answered: ${follow}`);
+
     // ------------------------------------------------------------ 2. edit and run the program, CSV
     await a.fill('#program textarea', '(JOIN (R capital) "Germany")');
     await a.click('#run-program');
