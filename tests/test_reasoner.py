@@ -8,7 +8,6 @@ in for a bootstrapped corpus so the module runs in about a minute; nothing from 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -134,13 +133,10 @@ def test_follow_up_question_refers_to_the_last_answer(reasoner: Reasoner, parts)
     assert result.program == '(JOIN written_by "Ridley Scott")' and labels(result) == ["Gladiator"]
 
 
-def test_memoized_repeat_is_fast_and_equal(reasoner: Reasoner) -> None:
+def test_memoized_repeat_is_equal(reasoner: Reasoner) -> None:
     first = reasoner.answer("what genre is gladiator?")
-    start = time.perf_counter()
     again = reasoner.answer("what genre is  gladiator? ")  # whitespace does not matter
-    elapsed = time.perf_counter() - start
-    assert again.cached and not first.cached
-    assert elapsed < 0.05
+    assert again.cached and not first.cached  # its speed is measured by bench/metaqa.py (warm latency)
     assert (again.program, again.answers, again.alternatives, again.count) == (
         first.program, first.answers, first.alternatives, first.count)
     assert labels(first) == ["Action"]
