@@ -8,7 +8,8 @@
    MetaQA's [brackets] around the topic entity, which the linker takes as given, as the
    dataset intends; --no-brackets measures linking too.
 3. Cold: every answer computed afresh (the answer memo forgotten first). Rows are appended
-   to --results as they come, so an interrupted run resumes where it stopped.
+   to --results (one file per reasoner version) as they come, so an interrupted run resumes
+   where it stopped.
 4. Warm: the same questions again, served by the answer memo.
 5. Ablations, each a fresh reasoner on the first --ablation-n questions of each hop:
    `inverse_consistency=False` (the finalists' forward scores decide) and `prune=False`
@@ -35,11 +36,13 @@ from bench.report import append_section
 from engine.bootstrap import bootstrap
 from engine.config import ScoutConfig
 from engine.corpus import Corpus
+from engine.reasoner import REASONER_VERSION
 from engine.scoring import percentile, score
 from engine.scout import Scout
 from engine.sexpr import parse
 
-DEFAULT_RESULTS = Path.home() / ".cache" / "kgscout" / "bench" / "metaqa-results.jsonl"
+# one file per reasoner version: a resumed run never mixes answers of two versions
+DEFAULT_RESULTS = Path.home() / ".cache" / "kgscout" / "bench" / f"metaqa-results-v{REASONER_VERSION}.jsonl"
 TARGET_F1 = {1: 89.12, 2: 79.99, 3: 55.72}
 
 

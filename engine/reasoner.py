@@ -24,7 +24,7 @@
    after `max_steps`. The best set ranks by the forward score plus the similarity of step 4
    (SIMILARITY_WEIGHT), which keeps the search going for multi-hop questions.
 6. Re-rank the best set: ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a
-   "logical form -> question" prompt (again one shared prefix), plus log(repeat_penalty) * (most
+   "query -> question" prompt, the program written as its English reading (again one shared prefix), plus log(repeat_penalty) * (most
    repetitions of one relation - 1). Where the question asks for a class ("which languages ...",
    "when ..." -> a year or date, "how many" -> COUNT) and some finalist answers with it, those finalists
    come first: the small scorer readily prefers a program that stops one hop short.
@@ -114,13 +114,11 @@ _PERSON_WORDS = frozenset(
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 _INTEGER_KINDS = frozenset({"year", "integer", "decimal"})
 
+FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
 # The inverse score reads each finalist as English (engine.verbalize) rather than as an s-expression, as
 # question generation does (engine/qgen.py): a 0.5B model relates "the language of movies directed by X"
 # to a question far better than it relates the s-expression.
-INVERSE_READINGS = True
-INVERSE_READING_SYSTEM = "Write the natural English question that asks for each database query."
-FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
-INVERSE_SYSTEM = "Write the natural English question that each logical form over the knowledge graph answers."
+INVERSE_SYSTEM = "Write the natural English question that asks for each database query."
 NOTATION = (
     "Notation: (JOIN r X) = things whose r is in X; (JOIN (R r) X) = the r of X; (AND X Y) = both; "
     "(COUNT X) = how many; (ARGMAX X r) / (ARGMIN X r) = the X with the largest / smallest r; "
@@ -292,6 +290,11 @@ class Reasoner:
         self._answers_cache = None
         self._corpus_matrix = self._embed_corpus()
         self._numeric = [r for r in self.schema.relations if self.schema.literal_kind(r) in NUMERIC_KINDS]
+        # what "when" and "who" ask for
+        self._time_classes = frozenset(c.name for c in self.schema.classes if c.kind in ("year", "date"))
+        self._person_classes = frozenset(
+            c.name for c in self.schema.classes if _PERSON_WORDS & set(re.findall(r"[a-z]+", c.label.lower()))
+        )
 
     # ------------------------------------------------------------------ public
     def answer(self, question: str, on_progress: Callable[[str], None] | None = None) -> QuestionResult:
@@ -472,9 +475,9 @@ class Reasoner:
                 i, mention = i + 1, classes[i + 1]  # "what film genre": the last noun is the one asked for
             asked |= {c.label for c in mention.candidates if c.kind == "class" and self.schema.class_(c.label)}
         if _WHEN.search(question):
-            asked |= {c.name for c in self.schema.classes if c.kind in ("year", "date")}
+            asked |= self._time_classes
         if _WHO.search(question):
-            asked |= {c.name for c in self.schema.classes if _PERSON_WORDS & set(re.findall(r"[a-z]+", c.label.lower()))}
+            asked |= self._person_classes
         return frozenset(asked)
 
     def _not_found_message(self, question: str, linking: Linking) -> str:
@@ -748,20 +751,11 @@ class Reasoner:
         return head + schema + examples + f"Question: {state.question}\nLogical form:"
 
     def _inverse_prompt(self, state: _State) -> str:
-        if INVERSE_READINGS:
-            examples = "".join(f"Query: {self._plain_reading(r.program)}\nQuestion: {r.question}\n\n"
-                               for r in state.exemplars)
-            head = f"{INVERSE_READING_SYSTEM}\n\n"
-        else:
-            examples = "".join(f"Logical form: {r.program}\nQuestion: {r.question}\n\n" for r in state.exemplars)
-            head = f"{INVERSE_SYSTEM}\n{NOTATION}\n\n"
+        examples = "".join(f"Query: {self._plain_reading(r.program)}\nQuestion: {r.question}\n\n"
+                           for r in state.exemplars)
+        head = f"{INVERSE_SYSTEM}\n\n"
         self._keep(head)
         return head + examples
-
-    def _inverse_middle(self, cand: _Cand) -> str:
-        if INVERSE_READINGS:
-            return f"Query: {self._plain_reading(cand.program)}\nQuestion:"
-        return f"Logical form: {cand.text}\nQuestion:"
 
     def _plain_reading(self, program: Program | str) -> str:
         try:
@@ -804,7 +798,7 @@ class Reasoner:
         inverse: list[float | None] = [None] * len(best)
         if self.config.inverse_consistency:
             state.inverse_prompt = self._inverse_prompt(state)
-            pairs = [(self._inverse_middle(c), " " + state.question) for c in best]
+            pairs = [(f"Query: {self._plain_reading(c.program)}\nQuestion:", " " + state.question) for c in best]
             inverse = [float(s) for s in self.llm.score_targets(state.inverse_prompt, pairs)]
         alpha = self.config.ic_alpha
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0

@@ -164,8 +164,7 @@ def read_schema(store: KGStore, config: InductionConfig = InductionConfig()) -> 
 
 def cached_schema(store: KGStore, cache_dir: str | Path, config: InductionConfig = InductionConfig()) -> Schema:
     """Schema induction costs seconds; keep it next to the store, keyed by fingerprint."""
-    key = re.sub(r"[^A-Za-z0-9]+", "_", store.info.fingerprint)[-80:]
-    path = Path(cache_dir) / "schemas" / f"{key}-v{SCHEMA_VERSION}.json"
+    path = _schema_file(cache_dir, store.info.fingerprint, f"v{SCHEMA_VERSION}")
     if path.is_file():
         return Schema.from_json(path.read_text())
     schema = read_schema(store, config)
@@ -217,8 +216,13 @@ def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]
 
 
 def edits_path(cache_dir: str | Path, fingerprint: str) -> Path:
+    return _schema_file(cache_dir, fingerprint, "edits")
+
+
+def _schema_file(cache_dir: str | Path, fingerprint: str, kind: str) -> Path:
+    """cache_dir/schemas/<fingerprint as a file name>-<kind>.json: the read schema and the user's edits."""
     key = re.sub(r"[^A-Za-z0-9]+", "_", fingerprint)[-80:]
-    return Path(cache_dir) / "schemas" / f"{key}-edits.json"
+    return Path(cache_dir) / "schemas" / f"{key}-{kind}.json"
 
 
 def read_edits(path: Path) -> tuple[SchemaEdit, ...]:
