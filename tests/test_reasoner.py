@@ -20,7 +20,7 @@ from engine.kg import KnowledgeGraph
 from engine.linker import LabelIndex
 from engine.llm import LLM
 from engine.qgen import anonymise_question
-from engine.reasoner import Alternative, QuestionResult, Reasoner, Timings
+from engine.reasoner import SIMILARITY_WEIGHT, Alternative, QuestionResult, Reasoner, Timings
 from engine.scoring import exact_match, f1, hits_at_1, normalise, percentile, score, summary
 from engine.sexpr import Count, parse
 from engine.verbalize import verbalize
@@ -99,8 +99,10 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
     assert order == sorted(order) and alts[0].asked_class
     assert alts[0].program == result.program
     cfg = reasoner.config
-    for a in alts:  # final = alpha * forward + (1 - alpha) * inverse + log(penalty) * repeats
-        assert a.final <= cfg.ic_alpha * a.forward + (1 - cfg.ic_alpha) * a.inverse + 1e-5
+    for a in alts:  # final = alpha * forward + (1 - alpha) * inverse + weight * similarity + log(penalty) * repeats
+        assert 0 < a.similarity <= 1
+        mixed = cfg.ic_alpha * a.forward + (1 - cfg.ic_alpha) * a.inverse + SIMILARITY_WEIGHT * a.similarity
+        assert a.final <= mixed + 1e-5
     assert isinstance(result.timings, Timings)
     t = result.timings
     assert t.total >= t.link + t.retrieve + t.enumerate + t.score + t.rerank - 1e-3 > 0

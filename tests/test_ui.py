@@ -61,7 +61,7 @@ def result(**changes) -> QuestionResult:
         count=None,
         alternatives=(
             Alternative('(JOIN (R directed_by) "Alien")', -2.96, -3.06, -3.01),
-            Alternative('(JOIN (R has_genre) "Alien")', -3.49, None, -3.94),
+            Alternative('(JOIN (R has_genre) "Alien")', -3.49, None, -3.94, similarity=0.62),
         ),
         linked=(Mention("Alien", 13, 18, (Candidate("entity", "Alien", "http://x/Alien", 1.0, ("movie",)),)),),
         timings=Timings(link=0.001, score=8.3, rerank=1.8, total=11.2),
@@ -116,7 +116,7 @@ def test_details_show_program_sparql_linked_alternatives_and_time():
     assert '```lisp\n(JOIN (R directed_by) "Alien")\n```' in text
     assert "```sparql\nSELECT ?x" in text
     assert "Alien (entity: movie, 1.000)" in text
-    assert "| 2 | `(JOIN (R has_genre) \"Alien\")` | -3.490 | – | -3.940 |" in text
+    assert "| 2 | `(JOIN (R has_genre) \"Alien\")` | -3.490 | – | 0.620 | -3.940 |" in text
     assert "11.2 s" in text
 
 

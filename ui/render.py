@@ -141,12 +141,13 @@ def alternatives_markdown(alternatives: Iterable, limit: int = MAX_ALTERNATIVES)
     alts = list(alternatives or ())[:limit]
     if not alts:
         return "_None._"
-    rows = ["| # | program | forward | inverse | final | asked class |", "|---|---|---|---|---|---|"]
+    rows = ["| # | program | forward | inverse | similarity | final | asked class |", "|---|---|---|---|---|---|---|"]
     for i, alt in enumerate(alts, 1):
         program = str(getattr(alt, "program", "")).replace("|", "\\|")
         rows.append(
             f"| {i} | `{program}` | {_score(getattr(alt, 'forward', None))} | "
-            f"{_score(getattr(alt, 'inverse', None))} | {_score(getattr(alt, 'final', None))} | "
+            f"{_score(getattr(alt, 'inverse', None))} | {_score(getattr(alt, 'similarity', None))} | "
+            f"{_score(getattr(alt, 'final', None))} | "
             f"{'✓' if getattr(alt, 'asked_class', False) else ''} |"
         )
     return "\n".join(rows)
