@@ -11,7 +11,9 @@ continuation, and the two paths see exactly the same ids at the same positions. 
 from tokenising prefix + continuation as one string at the seam; put the separating space at the start of
 the continuation (" Paris"), where BPE vocabularies expect it.
 
-One LLM is shared by all sessions of the app: every forward pass (and the prefix cache) sits behind a lock.
+One LLM is shared by all sessions of the app. Only its caches (the prefix LRU, the kept heads) sit behind a
+lock; forward passes run outside it, on private copies of a cached prefix, so a bootstrap's long beam search
+in one session never holds up a chat question in another: they share the CPU, nothing more.
 """
 
 from __future__ import annotations
@@ -131,7 +133,14 @@ class LLM:
                 self._heads[head] = self._encode_state(head, None)
 
     def _prefix_state(self, prefix: str) -> tuple:
-        """(P, KV cache of the prefix for batch 1, log-probs of the token after it (V,)), from the LRU."""
+        """(P, KV cache of the prefix for batch 1, log-probs of the token after it (V,)), from the LRU.
+
+        Callers must never change the returned cache (they extend deep copies of it): other threads
+        may be reading it at the same time."""
+        with self._lock, torch.inference_mode():
+            return self._cached_prefix_state(prefix)
+
+    def _cached_prefix_state(self, prefix: str) -> tuple:
         state = self._prefixes.get(prefix)
         if state is not None:
             self._prefixes.move_to_end(prefix)
@@ -179,8 +188,8 @@ class LLM:
 
     def _score(self, prefix: str, conts: list[list[int]], starts: list[int]) -> list[float]:
         """Mean log-prob of conts[i][starts[i]:] given prefix + conts[i][:starts[i]]."""
-        with self._lock, torch.inference_mode():
-            P, prefix_cache, next_logp = self._prefix_state(prefix)
+        P, prefix_cache, next_logp = self._prefix_state(prefix)
+        with torch.inference_mode():
             scores: list[float] = []
             for i in range(0, len(conts), self.config.max_batch):
                 batch = conts[i : i + self.config.max_batch]
@@ -235,7 +244,7 @@ class LLM:
 
     def score_plain(self, prefix: str, continuations: list[str]) -> list[float]:
         """Reference for `score`: each prefix + continuation in its own forward pass, no cache, no padding."""
-        with self._lock, torch.inference_mode():
+        with torch.inference_mode():
             prefix_ids = self.encode_prefix(prefix)
             P = len(prefix_ids)
             scores = []
@@ -262,9 +271,10 @@ class LLM:
             eos.append(self.tokenizer.eos_token_id)
         if not stop_at_newline:
             return sorted(set(eos))
-        if self._newline_ids is None:
-            texts = self.tokenizer.batch_decode([[i] for i in range(len(self.tokenizer))])
-            self._newline_ids = [i for i, t in enumerate(texts) if "\n" in t]
+        with self._lock:
+            if self._newline_ids is None:
+                texts = self.tokenizer.batch_decode([[i] for i in range(len(self.tokenizer))])
+                self._newline_ids = [i for i, t in enumerate(texts) if "\n" in t]
         return sorted(set(eos) | set(self._newline_ids))
 
     def beam_search(
@@ -287,8 +297,8 @@ class LLM:
             return []
         stops = torch.tensor(self._stop_ids(stop_at_newline))
         K = num_beams
-        with self._lock, torch.inference_mode():
-            P, prefix_cache, next_logp = self._prefix_state(prefix)
+        P, prefix_cache, next_logp = self._prefix_state(prefix)
+        with torch.inference_mode():
             rows = [self.encode_continuation(s) for s in suffixes]
             B, S = len(rows), max(len(r) for r in rows)
             lengths = torch.tensor([len(r) for r in rows])  # (B,)
@@ -377,7 +387,8 @@ class LLM:
             return []
         from transformers import GenerationConfig
 
-        with self._lock, torch.inference_mode():
+        eos = self._stop_ids(stop_at_newline)
+        with torch.inference_mode():
             rows = [self.encode_prefix(p) for p in prompts]
             T = max(len(r) for r in rows)
             ids = torch.full((len(rows), T), self.pad_id)  # (B, T) left-padded
@@ -392,7 +403,7 @@ class LLM:
                 do_sample=False,
                 length_penalty=1.0,
                 early_stopping=True,
-                eos_token_id=self._stop_ids(stop_at_newline),
+                eos_token_id=eos,
                 pad_token_id=self.pad_id,
                 output_scores=True,
                 return_dict_in_generate=True,

@@ -106,6 +106,35 @@ def test_shared_across_threads(tiny32):
     assert sum(r == expected for r in results) == 2
 
 
+def test_scoring_runs_while_a_beam_search_is_mid_pass(tiny32):
+    """A bootstrap's beam search in one session must not hold up a chat question in another.
+
+    The search is paused inside its first decoding pass until the question has been scored. If the
+    search held anything the scorer needs (a lock around its forward passes), score() would wait for
+    it, and the search would still be paused when score() returned."""
+    llm = LLM(tiny32.model, tiny32.tokenizer, LLMConfig())
+    in_pass, scored = threading.Event(), threading.Event()
+    forward = llm._forward  # used by decoding steps only; scoring runs the decoder through _hidden
+
+    def paused_forward(*args, **kwargs):
+        in_pass.set()
+        scored.wait(timeout=30)
+        return forward(*args, **kwargs)
+
+    llm._forward = paused_forward
+    out: dict = {}
+    search = threading.Thread(target=lambda: out.update(beams=llm.beam_search(PREFIX, [" (JOIN"], num_beams=2, max_new_tokens=3)))
+    search.start()
+    assert in_pass.wait(timeout=60)
+    got = llm.score(PREFIX, CONTINUATIONS)
+    search_still_paused = "beams" not in out
+    scored.set()
+    search.join()
+    assert search_still_paused
+    assert got == pytest.approx(tiny32.score_plain(PREFIX, CONTINUATIONS), abs=1e-3)
+    assert out["beams"] and all(isinstance(b, Beam) for b in out["beams"][0])
+
+
 def test_empty_continuation_is_an_error(tiny):
     with pytest.raises(ValueError):
         tiny.score("Hello", [""])
