@@ -9,7 +9,8 @@
    (and kept on disk, keyed by the corpus' content).
 3. Enumerate: step 1 builds programs from the start set (joins over relations the entity really has,
    comparisons from literals, bare classes when nothing else was found); each later step extends the
-   members of the best set that were not extended yet (JOIN forward/reverse typed by `validate`, AND with
+   members of the best set that were not extended yet (JOIN forward/reverse typed by `validate`, from a
+   set reached over several relations only while it is small: CHAIN_JOIN_MAX_ANSWERS; AND with
    a class of the question, AND with a candidate anchored on another mention, COUNT when the question
    asks for a number ("how many", "number of"), ARGMAX/ARGMIN over one- and two-hop numeric paths).
 4. Prune: rank the new programs by cosine similarity of their anonymised reading (engine.verbalize) to
@@ -86,11 +87,16 @@ from .verbalize import verbalize
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 4  # part of the answer-cache key: bump when reasoning changes
+REASONER_VERSION = 5  # part of the answer-cache key: bump when reasoning changes
 MAX_QUESTION_CHARS = 500
 ENTITIES_PER_MENTION = 2
 AND_POOL = 24  # kept candidates that new beam members may be ANDed with
 JOIN_MAX_ANSWERS = 10_000  # larger sets are still counted, ranked and intersected, but not joined further
+# A set reached over two or more relations is joined further only when it is this small. "Films that share a
+# genre with X" has thousands of members, and joins from it ran up to the 20 s query deadline (MoviesKG:
+# "what is the genre for [Mystic River]" took 43 s, 25 s of it executing such candidates). Chains that
+# questions follow pass through a few people or films (the films of X's director or actors), far below it.
+CHAIN_JOIN_MAX_ANSWERS = 1_000
 SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in the prompt
 # Forward scores are sum log-prob / n_tokens ** LENGTH_ALPHA. 1.0 is the paper's mean log-prob; it lets a
 # long program of near-certain tokens (closing brackets, repeated names) outscore the right short one
@@ -617,7 +623,7 @@ class Reasoner:
         for cand in todo:
             program, types = cand.program, cand.types
             # JOIN forward and reverse over relations whose ends fit the answers' classes
-            for info in self.schema.relations if cand.size <= JOIN_MAX_ANSWERS else ():
+            for info in self.schema.relations if self._joinable(cand) else ():
                 rel = Relation(info.name)
                 if _overlaps(info.range, types):
                     out.append(self._typed(Join(rel, program), cand.anchors))
@@ -644,6 +650,11 @@ class Reasoner:
                 left, right = sorted((cand, other), key=lambda c: c.text)
                 out.append(self._typed(And(left.program, right.program), cand.anchors | other.anchors))
         return [c for c in out if c is not None]
+
+    @staticmethod
+    def _joinable(cand: _Cand) -> bool:
+        limit = JOIN_MAX_ANSWERS if len(relations(cand.program)) <= 1 else CHAIN_JOIN_MAX_ANSWERS
+        return cand.size <= limit
 
     def _numeric_paths(self, types: frozenset[str] | None) -> list[Relation | Chain]:
         direct, chains = [], []
