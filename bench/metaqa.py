@@ -152,6 +152,8 @@ def failure_kind(row: Row) -> str:
     if not row.topic_linked:
         return "linking"
     gold = template(parse(row.gold_program))
+    if row.program is not None and template(parse(row.program)) == gold:
+        return "gold answers (the gold program was chosen; MetaQA's answer list differs from the KG's)"
     finalists = [template(parse(p)) for p, _, _ in row.alternatives]
     if gold in finalists:
         return "ranking (gold program among the finalists, not first)"
