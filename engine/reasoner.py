@@ -26,7 +26,7 @@
    (SIMILARITY_WEIGHT), which keeps the search going for multi-hop questions.
 6. Re-rank the best set: ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a
    "query -> question" prompt, the program written as its English reading (again one shared prefix), plus
-   log(repeat_penalty) * (most repetitions of one relation - 1), plus the same SIMILARITY_WEIGHT * similarity
+   log(repeat_penalty) * repeats (see `_repeats`), plus the same SIMILARITY_WEIGHT * similarity
    that ranked the best set (without inverse consistency: the best set's own order). Where the question asks for a class ("which languages ...",
    "when ..." -> a year or date, "how many" -> COUNT) and some finalist answers with it, those finalists
    come first: the small scorer readily prefers a program that stops one hop short.
@@ -81,13 +81,14 @@ from .sexpr import (
     relations,
     to_text,
     transform,
+    walk,
 )
 from .validate import NUMERIC_KINDS, validate
 from .verbalize import verbalize
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 5  # part of the answer-cache key: bump when reasoning changes
+REASONER_VERSION = 6  # part of the answer-cache key: bump when reasoning changes
 MAX_QUESTION_CHARS = 500
 ENTITIES_PER_MENTION = 2
 AND_POOL = 24  # kept candidates that new beam members may be ANDed with
@@ -821,7 +822,7 @@ class Reasoner:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         ranked = []
         for cand, inv in zip(best, inverse):
-            repeats = max(Counter(r.name for r in relations(cand.program)).values(), default=1) - 1
+            repeats = _repeats(cand.program)
             if inv is None:
                 final = cand.forward
             else:
@@ -887,6 +888,37 @@ def _corpus_digest(records: Iterable[CorpusRecord]) -> str:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text)[-40:].strip("_") or "x"
+
+
+def _repeats(program: Program) -> int:
+    """What the repeat penalty counts: the most uses of one relation in one direction, minus one, plus one
+    when the program's last step walks straight back over the relation it came by.
+
+    The paper counts repeated relation names. But a question that passes through a person goes out and back
+    over one relation ("films by the director of X": (JOIN directed_by (JOIN (R directed_by) X))), and
+    counting names held back exactly those programs: MetaQA 3-hop F1 44.4 on the benchmark. A last step that
+    walks back lands on X's own kind ("films sharing an actor with X"), a reading the small scorer likes too
+    much for one-hop questions, so that one still counts. Replayed on the recorded finalists of 24 MetaQA dev
+    questions per hop disjoint from the benchmark, F1 for 1/2/3 hops: names 85.0/86.2/67.2; one direction
+    alone 74.2/90.4/82.4; this 85.0/86.2/82.4.
+    """
+    inside = {id(rel) for node in walk(program) if isinstance(node, Reverse) for rel in walk(node)
+              if isinstance(rel, Relation)}
+    uses = Counter(("R", n.relation.name) if isinstance(n, Reverse) else ("", n.name) for n in walk(program)
+                   if isinstance(n, Reverse) or (isinstance(n, Relation) and id(n) not in inside))
+    return max(uses.values(), default=1) - 1 + _walks_back(program)
+
+
+def _walks_back(program: Program) -> bool:
+    """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it."""
+    if not (isinstance(program, Join) and isinstance(program.arg, Join)):
+        return False
+
+    def step(rel) -> tuple[str, bool]:
+        return (rel.relation.name, True) if isinstance(rel, Reverse) else (rel.name, False)
+
+    (outer, outer_back), (inner, inner_back) = step(program.relation), step(program.arg.relation)
+    return outer == inner and outer_back != inner_back
 
 
 def _overlaps(names: tuple[str, ...], types: frozenset[str] | None) -> bool:

@@ -20,7 +20,7 @@ from engine.kg import KnowledgeGraph
 from engine.linker import LabelIndex
 from engine.llm import LLM
 from engine.qgen import anonymise_question
-from engine.reasoner import SIMILARITY_WEIGHT, Alternative, QuestionResult, Reasoner, Timings
+from engine.reasoner import SIMILARITY_WEIGHT, Alternative, QuestionResult, Reasoner, Timings, _repeats
 from engine.scoring import exact_match, f1, hits_at_1, normalise, percentile, score, summary
 from engine.sexpr import Count, parse
 from engine.verbalize import verbalize
@@ -243,3 +243,22 @@ def test_scoring_metrics() -> None:
     assert percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90) == pytest.approx(9.1)
     s = summary([score(["a"], ["a"]), score(["b"], ["a"])], [1.0, 3.0])
     assert s == {"n": 2, "f1": 0.5, "hits1": 0.5, "em": 0.5, "median_latency_s": 2.0, "p90_latency_s": 2.8}
+
+
+@pytest.mark.parametrize(
+    "program, repeats",
+    [
+        ('(JOIN (R starred_actors) "Alien")', 0),
+        # through a person and on: out and back over directed_by is how the question goes, not a repeat
+        ('(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) "Alien")))', 0),
+        # ending where it started ("films sharing an actor with Alien") still counts
+        ('(JOIN starred_actors (JOIN (R starred_actors) "Alien"))', 1),
+        ('(JOIN (R written_by) (JOIN written_by "Dan O\'Bannon"))', 1),
+        # the same relation in the same direction twice
+        ('(JOIN (R directed_by) (JOIN (R directed_by) "Alien"))', 1),
+        ('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))', 2),
+        ('(COUNT (JOIN directed_by "Ridley Scott"))', 0),
+    ],
+)
+def test_the_repeat_penalty_counts(program: str, repeats: int) -> None:
+    assert _repeats(parse(program)) == repeats
