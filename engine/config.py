@@ -42,7 +42,7 @@ class ScoutConfig:
     beam: int = field(default=4, metadata={"help": "candidates kept per step by the LLM"})
     max_steps: int = field(default=5, metadata={"help": "search steps per question"})
     ic_alpha: float = field(default=0.5, metadata={"help": "weight of the forward score in re-ranking"})
-    repeat_penalty: float = field(default=0.7, metadata={"help": "log(p) per repeated relation"})
+    repeat_penalty: float = field(default=0.7, metadata={"help": "p: log(p) per repeated relation, per direction"})
     inverse_consistency: bool = field(default=True, metadata={"help": "re-rank finalists"})
     prune: bool = field(default=True, metadata={"help": "prune candidates by similarity"})
 
