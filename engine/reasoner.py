@@ -26,10 +26,11 @@
    (SIMILARITY_WEIGHT), which keeps the search going for multi-hop questions.
 6. Re-rank the best set: ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a
    "query -> question" prompt, the program written as its English reading (again one shared prefix), plus
-   log(repeat_penalty) * repeats (see `_repeats`), plus the same SIMILARITY_WEIGHT * similarity
-   that ranked the best set (without inverse consistency: the best set's own order). Where the question asks for a class ("which languages ...",
-   "when ..." -> a year or date, "how many" -> COUNT) and some finalist answers with it, those finalists
-   come first: the small scorer readily prefers a program that stops one hop short.
+   log(repeat_penalty) * repeats (see `_repeats`), plus the same SIMILARITY_WEIGHT * similarity that ranked
+   the best set (without inverse consistency: the best set's own order). Where the question asks for a
+   class ("which languages ...", "when ..." -> a year or date, "how many" -> COUNT) and some finalist
+   answers with it, those finalists come first: the small scorer readily prefers a program that stops one
+   hop short.
 7. The winner's execution is the answer; an empty or failing one falls back to the next.
 
 Bad input never raises: it comes back as a QuestionResult with a `message`. Whole results are memoized
@@ -902,23 +903,22 @@ def _repeats(program: Program) -> int:
     questions per hop disjoint from the benchmark, F1 for 1/2/3 hops: names 85.0/86.2/67.2; one direction
     alone 74.2/90.4/82.4; this 85.0/86.2/82.4.
     """
-    inside = {id(rel) for node in walk(program) if isinstance(node, Reverse) for rel in walk(node)
-              if isinstance(rel, Relation)}
-    uses = Counter(("R", n.relation.name) if isinstance(n, Reverse) else ("", n.name) for n in walk(program)
-                   if isinstance(n, Reverse) or (isinstance(n, Relation) and id(n) not in inside))
-    return max(uses.values(), default=1) - 1 + _walks_back(program)
+    names = Counter(r.name for r in relations(program))
+    back = Counter(n.relation.name for n in walk(program) if isinstance(n, Reverse))
+    most = max([1, *back.values(), *(names - back).values()])  # names - back: the forward uses
+    return most - 1 + _walks_back(program)
 
 
 def _walks_back(program: Program) -> bool:
     """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it."""
     if not (isinstance(program, Join) and isinstance(program.arg, Join)):
         return False
+    outer, inner = program.relation, program.arg.relation
+    return _name(outer) == _name(inner) and isinstance(outer, Reverse) != isinstance(inner, Reverse)
 
-    def step(rel) -> tuple[str, bool]:
-        return (rel.relation.name, True) if isinstance(rel, Reverse) else (rel.name, False)
 
-    (outer, outer_back), (inner, inner_back) = step(program.relation), step(program.arg.relation)
-    return outer == inner and outer_back != inner_back
+def _name(rel: Relation | Reverse) -> str:
+    return rel.relation.name if isinstance(rel, Reverse) else rel.name
 
 
 def _overlaps(names: tuple[str, ...], types: frozenset[str] | None) -> bool:
