@@ -89,7 +89,7 @@ from .verbalize import verbalize
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 6  # part of the answer-cache key: bump when reasoning changes
+REASONER_VERSION = 7  # part of the answer-cache key: bump when reasoning changes
 MAX_QUESTION_CHARS = 500
 ENTITIES_PER_MENTION = 2
 AND_POOL = 24  # kept candidates that new beam members may be ANDed with

@@ -5,7 +5,10 @@ of its set; the rules live in one table, `RULES`, keyed by node class. Every IRI
 and literal goes through `iri()` / `string()` so that no label can inject SPARQL.
 
 Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in
-superlatives, and the program's own entities never among its answers.
+superlatives, and the program's own entities never among its answers. A walk
+also never passes back through them: in "actors in films by the director of X",
+the films are the director's other films, not X again (MetaQA's answers read
+multi-hop questions this way; see `_join`).
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ def string(value: str, datatype: str | None = None, lang: str | None = None) -> 
 @dataclass
 class _Context:
     schema: Schema
+    own: tuple[str, ...] = ()  # the program's own entities, as terms: never answers, never passed through
     counter: itertools.count = field(default_factory=itertools.count)
 
     def var(self, stem: str = "v") -> str:
@@ -142,7 +146,19 @@ def _join(node: Join, var: str, ctx: _Context) -> Patterns:
     if target is not None:
         return _path(node.relation, var, target, ctx)
     inner = ctx.var()
-    return _patterns(node.arg, inner, ctx) + _path(node.relation, var, inner, ctx)
+    return _patterns(node.arg, inner, ctx) + _not_own(inner, ctx) + _path(node.relation, var, inner, ctx)
+
+
+def _not_own(var: str, ctx: _Context) -> Patterns:
+    """Keep the program's own entities out of a set a JOIN walks on from.
+
+    Without it, "films by the director of X" includes X, and a third hop
+    answers from X itself (X's own actors among "actors in films by X's
+    director"). On all 14,274 MetaQA 3-hop dev questions the gold programs
+    reach F1 87.86 against the gold answers with plain sets and 92.96 with
+    this rule (tests/test_metaqa_oracle.py); 1- and 2-hop are unchanged.
+    """
+    return [f"FILTER({var} NOT IN ({', '.join(ctx.own)}))"] if ctx.own else []
 
 
 def _and(node: And, var: str, ctx: _Context) -> Patterns:
@@ -202,12 +218,10 @@ def _patterns(node: Node, var: str, ctx: _Context) -> Patterns:
 def to_sparql(program: Program, schema: Schema) -> str:
     """One SELECT: `?x ?label` rows for a set, or a single `?count` for COUNT."""
     ctx = _Context(schema)
+    ctx.own = tuple(sorted({_term(e, ctx) for e in entities(program)}))
     answer = f"?{ANSWER_VAR}"
     body = program.arg if isinstance(program, Count) else program
-    patterns = _patterns(body, answer, ctx)
-    own = sorted({_term(e, ctx) for e in entities(program)})
-    if own:
-        patterns.append(f"FILTER({answer} NOT IN ({', '.join(own)}))")
+    patterns = _patterns(body, answer, ctx) + _not_own(answer, ctx)
     where = "\n  ".join(patterns)
     if isinstance(program, Count):
         return f"SELECT (COUNT(DISTINCT {answer}) AS ?{COUNT_VAR}) WHERE {{\n  {where}\n}}"
