@@ -24,10 +24,11 @@
    across questions. Keep the best `beam` overall; stop when no new candidate enters the best set, or
    after `max_steps`. The best set ranks by the forward score plus the similarity of step 4
    (SIMILARITY_WEIGHT), which keeps the search going for multi-hop questions.
-6. Re-rank the best set: ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a
-   "query -> question" prompt, the program written as its English reading (again one shared prefix), plus
-   log(repeat_penalty) * repeats (see `_repeats`), plus the same SIMILARITY_WEIGHT * similarity that ranked
-   the best set (without inverse consistency: the best set's own order). Where the question asks for a
+6. Re-rank the finalists, the best set plus each step's best new candidate (`_finalists`):
+   ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the
+   program written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats
+   (see `_repeats`), plus the same SIMILARITY_WEIGHT * similarity that ranked the best set (without
+   inverse consistency: the forward score and similarity alone). Where the question asks for a
    class ("which languages ...", "when ..." -> a year or date, "how many" -> COUNT) and some finalist
    answers with it, those finalists come first: the small scorer readily prefers a program that stops one
    hop short.
@@ -119,10 +120,15 @@ SIMILARITY_WEIGHT = 1.0
 _COMPARATIVES = ("lt", "le", "gt", "ge")
 _COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
 _WH_BEFORE = re.compile(r"\b(which|what)\s+$", re.IGNORECASE)  # not "what sort of film": that asks a genre
-_WHO = re.compile(r"^\s*(who|whom|whose)\b|\b(which|what) (person|people)\b|\bwho\s*\??\s*$", re.IGNORECASE)
 _PERSON_WORDS = frozenset(
-    "person people human actor actress director writer author artist musician player politician scientist "
-    "character creator performer composer singer producer".split()
+    "person people human actor actress director writer screenwriter author artist musician player politician "
+    "scientist character creator performer composer singer producer".split()
+)
+# "who ...", and a wh-word before a word for a person ("which actors", "what screenwriter") ask for a person:
+# without it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors.
+_WHO = re.compile(
+    r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$|\b(which|what) (person|people|(" + "|".join(sorted(_PERSON_WORDS))
+    + r")(e?s)?)\b", re.IGNORECASE,
 )
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 _INTEGER_KINDS = frozenset({"year", "integer", "decimal"})
@@ -276,6 +282,7 @@ class _State:
     words: dict = field(default_factory=dict)  # Entity/Literal node -> anonymised word
     asks_count: bool = False  # "how many", "number of": only then are COUNT candidates built
     asked_types: frozenset[str] = frozenset()  # classes the question asks for ("which languages", "when")
+    leaders: list[_Cand] = field(default_factory=list)  # each step's best new candidate
     executed: int = 0
     t_enum: float = 0.0
     t_score: float = 0.0
@@ -434,7 +441,7 @@ class Reasoner:
 
         report("re-ranking")
         t0 = time.perf_counter()
-        ranked = self._rerank(state, best)
+        ranked = self._rerank(state, self._finalists(state, best))
         t_rerank = time.perf_counter() - t0
 
         winner = next((c for c, _ in ranked if c.execution is not None and c.size > 0), None)
@@ -789,6 +796,7 @@ class Reasoner:
             keep(head)
 
     def _score(self, state: _State, cands: list[_Cand]) -> None:
+        """Forward-score one step's new candidates; the step's best one becomes a finalist (see `_finalists`)."""
         if not cands:
             return
         t0 = time.perf_counter()
@@ -798,6 +806,7 @@ class Reasoner:
             cand.forward = self._normalised(float(score), text)
             cand.order = len(state.scored)
             state.scored.append(cand)
+        state.leaders.append(min(cands, key=_rank))
         state.t_score += time.perf_counter() - t0
 
     def _normalised(self, mean: float, text: str) -> float:
@@ -809,8 +818,20 @@ class Reasoner:
         return mean * n ** (1.0 - LENGTH_ALPHA)
 
     def _best(self, state: _State) -> list[_Cand]:
-        ranked = sorted(state.scored, key=lambda c: (-(c.forward + SIMILARITY_WEIGHT * c.similarity), c.order))
-        return ranked[: max(1, self.config.beam)]
+        return sorted(state.scored, key=_rank)[: max(1, self.config.beam)]
+
+    @staticmethod
+    def _finalists(state: _State, best: list[_Cand]) -> list[_Cand]:
+        """The best set, plus each step's best new candidate where the best set left it out.
+
+        The 0.5B forward scorer gives a three-hop program a lower mean log-prob than the one-hop program
+        it extends, so the three-hop one is built and scored in step 3 but never enters the best set, and
+        inverse consistency, which tells them apart, never sees it. Replayed on the recorded finalists of
+        24 MetaQA dev questions per hop disjoint from the benchmark (seed 3), F1 for 1/2/3 hops: best set
+        only 92.7/63.4/70.0; with each step's best 92.7/63.4/78.4.
+        """
+        extra = [c for c in dict.fromkeys(state.leaders) if c not in best and c.execution is not None]
+        return best + extra
 
     # ------------------------------------------------------------------ 6. re-ranking
     def _rerank(self, state: _State, best: list[_Cand]) -> list[tuple[_Cand, Alternative]]:
@@ -889,6 +910,11 @@ def _corpus_digest(records: Iterable[CorpusRecord]) -> str:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text)[-40:].strip("_") or "x"
+
+
+def _rank(cand: _Cand) -> tuple[float, int]:
+    """The best set's order: forward score plus SIMILARITY_WEIGHT * similarity, ties to the earlier."""
+    return -(cand.forward + SIMILARITY_WEIGHT * cand.similarity), cand.order
 
 
 def _repeats(program: Program) -> int:

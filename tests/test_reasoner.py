@@ -20,7 +20,7 @@ from engine.kg import KnowledgeGraph
 from engine.linker import LabelIndex
 from engine.llm import LLM
 from engine.qgen import anonymise_question
-from engine.reasoner import SIMILARITY_WEIGHT, Alternative, QuestionResult, Reasoner, Timings, _repeats
+from engine.reasoner import SIMILARITY_WEIGHT, Alternative, QuestionResult, Reasoner, Timings, _Cand, _repeats, _WHO
 from engine.scoring import exact_match, f1, hits_at_1, normalise, percentile, score, summary
 from engine.sexpr import Count, parse
 from engine.verbalize import verbalize
@@ -91,9 +91,10 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
     assert [s for s in stages if s.startswith("step")] == [f"step {i}" for i in range(1, result.steps + 1)]
     assert [m.text for m in result.linked] == ["alien"]
     assert result.exemplars and not result.cached
-    # the alternatives carry their scores: the re-ranked best set, best first
+    # the alternatives carry their scores: the re-ranked finalists (the best set plus each step's best), best first
     alts = result.alternatives
-    assert 1 <= len(alts) <= reasoner.config.beam
+    assert 1 <= len(alts) <= reasoner.config.beam + result.steps
+    assert len({a.program for a in alts}) == len(alts)
     assert all(isinstance(a, Alternative) and a.inverse is not None for a in alts)
     order = [(not a.asked_class, -a.final) for a in alts]  # the asked class (a person: "who") first, then score
     assert order == sorted(order) and alts[0].asked_class
@@ -119,6 +120,23 @@ def test_the_asked_class_decides_between_finalists(reasoner: Reasoner) -> None:
     result = reasoner.answer("the movies directed by [George Lucas] are of which genres?")
     assert result.program == '(JOIN (R has_genre) (JOIN directed_by "George Lucas"))'
     assert not any(a.program.startswith("(COUNT") for a in result.alternatives)  # no number was asked for
+
+
+@pytest.mark.parametrize(
+    "question, asks_person",
+    [
+        ("who directed alien?", True),
+        ("the film [My Bodyguard] starred which actors", True),  # a word for a person after the wh-word
+        ("which actress starred in Alien", True),
+        ("what screenwriters wrote Alien", True),
+        ("Alien was directed by who?", True),
+        ("which movies did Ridley Scott direct", False),
+        ("what film genre is Alien", False),
+        ("which directory holds the films", False),
+    ],
+)
+def test_which_questions_ask_for_a_person(question: str, asks_person: bool) -> None:
+    assert bool(_WHO.search(question)) is asks_person
 
 
 def test_follow_up_question_refers_to_the_last_answer(reasoner: Reasoner, parts) -> None:
@@ -262,3 +280,17 @@ def test_scoring_metrics() -> None:
 )
 def test_the_repeat_penalty_counts(program: str, repeats: int) -> None:
     assert _repeats(parse(program)) == repeats
+
+
+def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: KnowledgeGraph) -> None:
+    """A three-hop program scores below the one-hop program it extends; inverse consistency must still see it."""
+
+    def cand(text: str, executed: bool = True) -> _Cand:
+        program = parse(text)
+        return _Cand(program, text, frozenset(), None, execution=films.executor.execute(program) if executed else None)
+
+    one, two, three = (cand('(JOIN (R directed_by) "Alien")'), cand('(JOIN directed_by (JOIN (R directed_by) "Alien"))'),
+                       cand('(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) "Alien")))'))
+    unexecuted = cand('(JOIN (R written_by) "Alien")', executed=False)
+    state = type("State", (), {"leaders": [one, two, three, three, unexecuted]})()
+    assert Reasoner._finalists(state, [one, two]) == [one, two, three]
