@@ -15,16 +15,22 @@
    `inverse_consistency=False` (the finalists' forward scores decide) and `prune=False`
    (every candidate is executed and scored).
 
+"Cold" forgets the answer memo only; SPARQL results memoized by earlier runs still serve.
+--fresh-query-cache starts the query memo empty too (stores, models and the corpus embedding
+are shared), so every query runs on the store: the latency of a first visit.
+
 No MetaQA question ever reaches the corpus or a prompt; only the KG is explored.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import resource
 import statistics
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,6 +136,15 @@ def cold_pass(reasoner, questions: list[MetaQAQuestion], brackets: bool, path: P
     return [done[asked(q, brackets)] for q in questions]
 
 
+def fresh_query_cache(config: ScoutConfig, root: Path | None = None) -> ScoutConfig:
+    """The same cache folder without its memoized SPARQL results and answers (see the module docstring)."""
+    root = root or Path(tempfile.mkdtemp(prefix="kgscout-fresh-"))
+    for entry in Path(config.cache_dir).iterdir():
+        if entry.name not in ("executions", "answers"):
+            (root / entry.name).symlink_to(entry.resolve())
+    return dataclasses.replace(config, cache_dir=str(root))
+
+
 ABLATIONS = {"without inverse consistency": {"inverse_consistency": False}, "without pruning": {"prune": False}}
 
 
@@ -174,9 +189,14 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS)
     parser.add_argument("--ablation-n", type=int, default=20)
     parser.add_argument("--no-brackets", dest="brackets", action="store_false")
+    parser.add_argument("--fresh-query-cache", action="store_true", help="start with no memoized SPARQL results")
     args = parser.parse_args()
 
     config = ScoutConfig()
+    if args.fresh_query_cache:
+        config = fresh_query_cache(config)
+        if args.results == DEFAULT_RESULTS:  # never resume from, or mix with, rows of a warm query memo
+            args.results = DEFAULT_RESULTS.with_name(f"{DEFAULT_RESULTS.stem}-fresh-{Path(config.cache_dir).name}.jsonl")
     scout = Scout(config)
     corpus_note = ensure_corpus(args.corpus, config, scout)
     session = scout.open(str(MOVIEKG), args.corpus)
@@ -219,7 +239,8 @@ def main() -> None:
         ("peak resident memory of the process (store, LLM, embedder, label index)", f"{peak_gb:.2f} GB", "report"),
         ("corpus", corpus_note, ""),
     ]
-    print(append_section(f"MetaQA dev on MoviesKG (seed {args.seed}, {args.per_hop} per hop)", rows,
+    memo = ", empty query memo" if args.fresh_query_cache else ""
+    print(append_section(f"MetaQA dev on MoviesKG (seed {args.seed}, {args.per_hop} per hop{memo})", rows,
                          failure_notes(cold, args.brackets, args.results)))
 
 

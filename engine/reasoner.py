@@ -31,7 +31,7 @@
    inverse consistency: the forward score and similarity alone). Where the question asks for a
    class ("which languages ...", "when ..." -> a year or date, "how many" -> COUNT) and some finalist
    answers with it, those finalists come first: the small scorer readily prefers a program that stops one
-   hop short.
+   hop short. Then only those get an inverse score, as the rest cannot win.
 7. The winner's execution is the answer; an empty or failing one falls back to the next.
 
 Bad input never raises: it comes back as a QuestionResult with a `message`. Whole results are memoized
@@ -90,7 +90,7 @@ from .verbalize import verbalize
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 7  # part of the answer-cache key: bump when reasoning changes
+REASONER_VERSION = 8  # part of the answer-cache key: bump when reasoning changes
 MAX_QUESTION_CHARS = 500
 ENTITIES_PER_MENTION = 2
 AND_POOL = 24  # kept candidates that new beam members may be ANDed with
@@ -119,7 +119,9 @@ LENGTH_ALPHA = 0.7
 SIMILARITY_WEIGHT = 1.0
 _COMPARATIVES = ("lt", "le", "gt", "ge")
 _COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
-_WH_BEFORE = re.compile(r"\b(which|what)\s+$", re.IGNORECASE)  # not "what sort of film": that asks a genre
+# The wh-word of an asked class: "which languages", "what are the films that ...". Not "what sort of film":
+# that asks a genre.
+_WH_BEFORE = re.compile(r"\b(which|what)\s+((is|are|was|were)\s+)?(the\s+)?$", re.IGNORECASE)
 _PERSON_WORDS = frozenset(
     "person people human actor actress director writer screenwriter author artist musician player politician "
     "scientist character creator performer composer singer producer".split()
@@ -152,7 +154,7 @@ class Alternative:
     program: str
     forward: float  # mean log-prob of the program given the question
     inverse: float | None  # mean log-prob of the question given the program (None without re-ranking)
-    final: float
+    final: float | None  # None: not scored, as it lacks the asked class that another finalist has
     asked_class: bool = False  # answers with the class the question asks for ("which languages"); ranked first
     similarity: float = 0.0  # cosine of its anonymised reading to the anonymised question
 
@@ -835,26 +837,32 @@ class Reasoner:
 
     # ------------------------------------------------------------------ 6. re-ranking
     def _rerank(self, state: _State, best: list[_Cand]) -> list[tuple[_Cand, Alternative]]:
+        asked = [self._fits_asked(state, c) for c in best]
         inverse: list[float | None] = [None] * len(best)
         if self.config.inverse_consistency:
+            # finalists without the asked class rank after every one with it, whatever they score: skip them
+            contenders = [i for i, a in enumerate(asked) if a] if any(asked) else range(len(best))
             state.inverse_prompt = self._inverse_prompt(state)
-            pairs = [(f"Query: {self._plain_reading(c.program)}\nQuestion:", " " + state.question) for c in best]
-            inverse = [float(s) for s in self.llm.score_targets(state.inverse_prompt, pairs)]
+            pairs = [(f"Query: {self._plain_reading(best[i].program)}\nQuestion:", " " + state.question)
+                     for i in contenders]
+            for i, score in zip(contenders, self.llm.score_targets(state.inverse_prompt, pairs)):
+                inverse[i] = float(score)
         alpha = self.config.ic_alpha
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         ranked = []
-        for cand, inv in zip(best, inverse):
-            repeats = _repeats(cand.program)
-            if inv is None:
-                final = cand.forward
+        for cand, inv, fits in zip(best, inverse, asked):
+            if not self.config.inverse_consistency:
+                final = cand.forward + SIMILARITY_WEIGHT * cand.similarity
+            elif inv is None:  # skipped above: no final score to show
+                final = None
             else:
-                final = alpha * cand.forward + (1 - alpha) * inv + penalty * repeats
-            final += SIMILARITY_WEIGHT * cand.similarity
+                final = (alpha * cand.forward + (1 - alpha) * inv + penalty * _repeats(cand.program)
+                         + SIMILARITY_WEIGHT * cand.similarity)
             ranked.append((cand, Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
-                                             round(final, 6), self._fits_asked(state, cand),
+                                             None if final is None else round(final, 6), fits,
                                              round(cand.similarity, 6))))
         # where some finalist answers with the asked class, those come first; the scores order the rest
-        ranked.sort(key=lambda ca: (not ca[1].asked_class, -ca[1].final, ca[0].order))
+        ranked.sort(key=lambda ca: (not ca[1].asked_class, ca[1].final is None, -(ca[1].final or 0.0), _rank(ca[0])))
         return ranked
 
     @staticmethod

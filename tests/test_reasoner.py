@@ -95,12 +95,15 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
     alts = result.alternatives
     assert 1 <= len(alts) <= reasoner.config.beam + result.steps
     assert len({a.program for a in alts}) == len(alts)
-    assert all(isinstance(a, Alternative) and a.inverse is not None for a in alts)
-    order = [(not a.asked_class, -a.final) for a in alts]  # the asked class (a person: "who") first, then score
-    assert order == sorted(order) and alts[0].asked_class
-    assert alts[0].program == result.program
+    assert all(isinstance(a, Alternative) for a in alts)
+    # the asked class (a person: "who") first; only those get an inverse and a final score, as only they can win
+    scored = [a for a in alts if a.asked_class]
+    assert list(alts[: len(scored)]) == scored and alts[0].program == result.program
+    assert all(a.inverse is not None and a.final is not None for a in scored)
+    assert all(a.inverse is None and a.final is None for a in alts[len(scored):])
+    assert [a.final for a in scored] == sorted((a.final for a in scored), reverse=True)
     cfg = reasoner.config
-    for a in alts:  # final = alpha * forward + (1 - alpha) * inverse + weight * similarity + log(penalty) * repeats
+    for a in scored:  # final = alpha * forward + (1 - alpha) * inverse + weight * similarity + log(penalty) * repeats
         assert 0 < a.similarity <= 1
         mixed = cfg.ic_alpha * a.forward + (1 - cfg.ic_alpha) * a.inverse + SIMILARITY_WEIGHT * a.similarity
         assert a.final <= mixed + 1e-5
@@ -137,6 +140,20 @@ def test_the_asked_class_decides_between_finalists(reasoner: Reasoner) -> None:
 )
 def test_which_questions_ask_for_a_person(question: str, asks_person: bool) -> None:
     assert bool(_WHO.search(question)) is asks_person
+
+
+@pytest.mark.parametrize(
+    "question, asked",
+    [
+        ("which genres are the movies directed by george lucas", {"genre"}),
+        ("what are the movies that share the director of alien", {"movie"}),  # "what are the" + class
+        ("what was the genre of alien", {"genre"}),
+        ("what sort of film is alien", set()),  # a genre, but not named as one: nothing is asked
+        ("how many movies did ridley scott direct", set()),
+    ],
+)
+def test_the_class_a_question_asks_for(reasoner: Reasoner, question: str, asked: set[str]) -> None:
+    assert reasoner._state(question).asked_types & {"genre", "movie"} == asked
 
 
 def test_follow_up_question_refers_to_the_last_answer(reasoner: Reasoner, parts) -> None:

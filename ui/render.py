@@ -202,7 +202,8 @@ def details_markdown(result) -> str:
     if alternatives:
         sections.append(
             "**Top alternatives** (mean log-probabilities; final = re-ranked score; those answering with the "
-            "class the question asks for, such as a year for \"when\", come first)\n\n"
+            "class the question asks for, such as a year for \"when\", come first, and only they are re-ranked: "
+            "– marks a score not computed)\n\n"
             + alternatives_markdown(alternatives)
         )
     extra = []
