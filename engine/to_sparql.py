@@ -8,7 +8,7 @@ Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in
 superlatives, and the program's own entities never among its answers. A walk
 also never passes back through them: in "actors in films by the director of X",
 the films are the director's other films, not X again (MetaQA's answers read
-multi-hop questions this way; see `_join`).
+multi-hop questions this way; see `_not_own`).
 """
 
 from __future__ import annotations
