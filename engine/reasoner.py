@@ -863,8 +863,9 @@ class Reasoner:
             ranked.append((cand, Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                                              None if final is None else round(final, 6), fits,
                                              round(cand.similarity, 6))))
-        # where some finalist answers with the asked class, those come first; the scores order the rest
-        ranked.sort(key=lambda ca: (not ca[1].asked_class, ca[1].final is None, -(ca[1].final or 0.0), _rank(ca[0])))
+        # where some finalist answers with the asked class, those come first; the scores order the rest (the
+        # unscored ones, all outside the asked class, keep the best set's order)
+        ranked.sort(key=lambda ca: (not ca[1].asked_class, -(ca[1].final or 0.0), _rank(ca[0])))
         return ranked
 
     @staticmethod
