@@ -31,7 +31,7 @@ class ScoutConfig:
     # --- exploration and question generation (method.md step 1-2)
     budget: int = field(default=1000, metadata={"help": "programs to explore"})
     seed: int = field(default=0, metadata={"help": "random seed of exploration"})
-    max_relations: int = field(default=4, metadata={"help": "relations per explored program"})
+    max_relations: int = field(default=4, metadata={"help": "relations per program, explored or answered"})
     per_pattern: int = field(default=5, metadata={"help": "programs kept per pattern"})
     join_back_p: float = field(default=0.5, metadata={"help": "chance to join back to a node"})
     qgen_beams: int = field(default=10, metadata={"help": "beam candidates per question"})

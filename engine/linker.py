@@ -461,8 +461,9 @@ class LabelIndex:
         class_cands = [
             Candidate("class", name, None, SCORE_CLASS if not any_capital else SCORE_NORMALISED) for name in class_names
         ]
-        # a title made of common words ("All of Me") is taken only where it ends the question
-        closing = ntok >= 2 and j == len(ctx.toks) and not class_names
+        # a title made of common words ("All of Me") is taken only where it ends the question; "the film" before
+        # a bracketed "[Eye of God]" ends the unbracketed words, not the question
+        closing = ntok >= 2 and j == len(ctx.toks) and ctx.last_ends and not class_names
         entity_allowed = (not only_stop or any_capital or closing) and not (ntok == 1 and len(key) <= 2 and not any_capital)
         if literal is not None:
             entity_allowed = True
@@ -582,6 +583,7 @@ class _Context:
     stop: list[bool]
     capital: list[bool]  # capitalised where capitals mean a name
     contiguous: list[bool]  # token i and i+1 are neighbours (no bracketed mention between)
+    last_ends: bool  # nothing but punctuation follows the last token (no bracketed mention after it)
     case_matters: bool  # the question's capitals tell names from words
     top_k: int
 
@@ -598,9 +600,11 @@ class _Context:
         for i in range(len(toks) - 1):
             between = question[toks[i].end() : toks[i + 1].start()]
             contiguous[i] = "[" not in between and "]" not in between
+        last_ends = not toks or not any(ch.isalnum() for ch in question[toks[-1].end():])
         later = question[toks[0].end():] if toks else ""
         case_matters = informative and any(ch.isupper() for ch in later)
-        return cls(toks, folded, [w in stop_words for w in folded], capital, contiguous, case_matters, top_k)
+        return cls(toks, folded, [w in stop_words for w in folded], capital, contiguous, last_ends, case_matters,
+                   top_k)
 
 
 def _better(scored: dict[int, tuple[float, int]], entity: int, score: float, record: int) -> None:

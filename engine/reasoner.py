@@ -9,8 +9,9 @@
    (and kept on disk, keyed by the corpus' content).
 3. Enumerate: step 1 builds programs from the start set (joins over relations the entity really has,
    comparisons from literals, bare classes when nothing else was found); each later step extends the
-   members of the best set that were not extended yet (JOIN forward/reverse typed by `validate`, from a
-   set reached over several relations only while it is small: CHAIN_JOIN_MAX_ANSWERS; AND with
+   members of the best set that were not extended yet (JOIN forward/reverse typed by `validate`, up to
+   the explorer's `max_relations`, from a set reached over several relations only while it is small:
+   CHAIN_JOIN_MAX_ANSWERS; AND with
    a class of the question, AND with a candidate anchored on another mention, COUNT when the question
    asks for a number ("how many", "number of"), ARGMAX/ARGMIN over one- and two-hop numeric paths).
 4. Prune: rank the new programs by cosine similarity of their anonymised reading (engine.verbalize) to
@@ -31,7 +32,7 @@
    inverse consistency: the forward score and similarity alone). Where the question asks for a
    class ("which languages ...", "when ..." -> a year or date, "how many" -> COUNT) and some finalist
    answers with it, those finalists come first: the small scorer readily prefers a program that stops one
-   hop short. Then only those get an inverse score, as the rest cannot win.
+   hop short. Then only those get an inverse score, as the rest cannot win (and none does when only one can).
 7. The winner's execution is the answer; an empty or failing one falls back to the next.
 
 Bad input never raises: it comes back as a QuestionResult with a `message`. Whole results are memoized
@@ -90,7 +91,7 @@ from .verbalize import verbalize
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 8  # part of the answer-cache key: bump when reasoning changes
+REASONER_VERSION = 9  # part of the answer-cache key: bump when reasoning changes
 MAX_QUESTION_CHARS = 500
 ENTITIES_PER_MENTION = 2
 AND_POOL = 24  # kept candidates that new beam members may be ANDed with
@@ -634,7 +635,7 @@ class Reasoner:
         for cand in todo:
             program, types = cand.program, cand.types
             # JOIN forward and reverse over relations whose ends fit the answers' classes
-            for info in self.schema.relations if self._joinable(cand) else ():
+            for info in self.schema.relations if self._joinable(cand.program, cand.size) else ():
                 rel = Relation(info.name)
                 if _overlaps(info.range, types):
                     out.append(self._typed(Join(rel, program), cand.anchors))
@@ -662,10 +663,15 @@ class Reasoner:
                 out.append(self._typed(And(left.program, right.program), cand.anchors | other.anchors))
         return [c for c in out if c is not None]
 
-    @staticmethod
-    def _joinable(cand: _Cand) -> bool:
-        limit = JOIN_MAX_ANSWERS if len(relations(cand.program)) <= 1 else CHAIN_JOIN_MAX_ANSWERS
-        return cand.size <= limit
+    def _joinable(self, program: Program, size: int) -> bool:
+        """Joined further only below the explorer's length and while its answer set is small enough.
+
+        No exemplar is longer than `max_relations` (exploration stops there), so the scorer has never seen a
+        longer program, and question generation never voiced one."""
+        n = len(relations(program))
+        if n >= self.config.max_relations:
+            return False
+        return size <= (JOIN_MAX_ANSWERS if n <= 1 else CHAIN_JOIN_MAX_ANSWERS)
 
     def _numeric_paths(self, types: frozenset[str] | None) -> list[Relation | Chain]:
         direct, chains = [], []
@@ -842,20 +848,22 @@ class Reasoner:
         asked = [self._fits_asked(state, c) for c in finalists]
         inverse: list[float | None] = [None] * len(finalists)
         if self.config.inverse_consistency:
-            # finalists without the asked class rank after every one with it, whatever they score: skip them
-            contenders = [i for i, a in enumerate(asked) if a] if any(asked) else range(len(finalists))
-            state.inverse_prompt = self._inverse_prompt(state)
-            pairs = [(f"Query: {self._plain_reading(finalists[i].program)}\nQuestion:", " " + state.question)
-                     for i in contenders]
-            for i, score in zip(contenders, self.llm.score_targets(state.inverse_prompt, pairs)):
-                inverse[i] = float(score)
+            # finalists without the asked class rank after every one with it, whatever they score: skip them;
+            # and a lone contender wins whatever it scores, so then nothing is scored
+            contenders = [i for i, a in enumerate(asked) if a] if any(asked) else list(range(len(finalists)))
+            if len(contenders) > 1:
+                state.inverse_prompt = self._inverse_prompt(state)
+                pairs = [(f"Query: {self._plain_reading(finalists[i].program)}\nQuestion:", " " + state.question)
+                         for i in contenders]
+                for i, score in zip(contenders, self.llm.score_targets(state.inverse_prompt, pairs)):
+                    inverse[i] = float(score)
         alpha = self.config.ic_alpha
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         ranked = []
         for cand, inv, fits in zip(finalists, inverse, asked):
             if not self.config.inverse_consistency:
                 final = cand.forward + SIMILARITY_WEIGHT * cand.similarity
-            elif inv is None:  # skipped above: no final score to show
+            elif inv is None:  # skipped above: it could not change the winner, so no final score to show
                 final = None
             else:
                 final = (alpha * cand.forward + (1 - alpha) * inv + penalty * _repeats(cand.program)
@@ -895,7 +903,7 @@ class Reasoner:
             "corpus": self.corpus_id,
             "model": getattr(getattr(self.llm, "config", None), "name", type(self.llm).__name__),
             "embedder": getattr(self.embedder, "name", ""),
-            "settings": [c.exemplars, c.prune_k, c.beam, c.max_steps, c.ic_alpha, c.repeat_penalty,
+            "settings": [c.exemplars, c.prune_k, c.beam, c.max_steps, c.max_relations, c.ic_alpha, c.repeat_penalty,
                          c.inverse_consistency, c.prune],
             "q": question,
         }

@@ -235,6 +235,13 @@ def test_moviekg_no_tags_for_question_words(movies: LabelIndex) -> None:
         spurious = [m.text for m in linking.entity_mentions() if m.text.lower() in {"movies", "direct", "films", "star",
                                                                                     "story", "script", "fall", "director"}]
         assert spurious == [], (question, spurious)
+    # a title of common words is taken where it ends the question, not where a bracketed mention follows it:
+    # "the film" is also a MoviesKG tag
+    assert entity_labels(movies.link("who directed all of me")) == ["All of Me"]
+    for question in ("what is the genre of the film [Eye of God]", "who are the actors of the director [Gilbert Cates]"):
+        linking = movies.link(question)
+        assert [m.text for m in linking.entity_mentions() if not m.bracketed] == [], question
+    assert movies.link("what is the genre of the film [Eye of God]").anonymised() == "what is the genre of the film movie"
     linking = movies.link("what films were released in 1999")
     assert [(m.text, m.kind) for m in linking.mentions] == [("films", "class"), ("1999", "literal")]
     assert linking.classes == ("movie",)

@@ -22,7 +22,8 @@ from engine.llm import LLM
 from engine.qgen import anonymise_question
 from engine.reasoner import SIMILARITY_WEIGHT, Alternative, QuestionResult, Reasoner, Timings, _Cand, _repeats, _WHO
 from engine.scoring import exact_match, f1, hits_at_1, normalise, percentile, score, summary
-from engine.sexpr import Count, parse
+from engine.sexpr import Count, parse, relations
+from engine.validate import validate
 from engine.verbalize import verbalize
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -96,9 +97,11 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
     assert 1 <= len(alts) <= reasoner.config.beam + result.steps
     assert len({a.program for a in alts}) == len(alts)
     assert all(isinstance(a, Alternative) for a in alts)
-    # the asked class (a person: "who") first; only those get an inverse and a final score, as only they can win
+    # the asked class (a person: "who") first; only those get an inverse and a final score, as only they can win,
+    # and only where there are two or more of them
     scored = [a for a in alts if a.asked_class]
     assert list(alts[: len(scored)]) == scored and alts[0].program == result.program
+    assert len(scored) > 1, "the question must leave the re-rank a choice"
     assert all(a.inverse is not None and a.final is not None for a in scored)
     assert all(a.inverse is None and a.final is None for a in alts[len(scored):])
     assert [a.final for a in scored] == sorted((a.final for a in scored), reverse=True)
@@ -311,3 +314,35 @@ def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: Knowled
     unexecuted = cand('(JOIN (R written_by) "Alien")', executed=False)
     state = type("State", (), {"leaders": [one, two, three, three, unexecuted]})()
     assert Reasoner._finalists(state, [one, two]) == [one, two, three]
+
+
+def test_programs_are_no_longer_than_exploration_builds(parts) -> None:
+    """No exemplar has more than `max_relations` relations, so the search never joins past that length."""
+    kg, index, records, llm, embedder, config = parts
+    short = Reasoner(kg, records, llm, embedder, index, config.replace(max_relations=2), memoize=False)
+    two_hops = parse('(JOIN directed_by (JOIN (R directed_by) "Alien"))')
+    assert short._joinable(parse('(JOIN (R directed_by) "Alien")'), 1)
+    assert not short._joinable(two_hops, 1)
+    result = short.answer("who acted in the films directed by the director of alien?")
+    assert result.alternatives and all(len(relations(parse(a.program))) <= 2 for a in result.alternatives)
+    assert Reasoner(kg, records, llm, embedder, index, config, memoize=False)._joinable(two_hops, 1)
+
+
+def test_inverse_consistency_scores_only_a_real_choice(reasoner: Reasoner) -> None:
+    """Finalists outside the asked class cannot win, nor can anything beat a lone contender: no inverse score."""
+    state = reasoner._state("who directed alien?")
+    state.exemplars = reasoner._retrieve(state.anonymised)
+
+    def cand(text: str, forward: float) -> _Cand:
+        program = parse(text)
+        return _Cand(program, text, frozenset(), validate(program, reasoner.schema),
+                     execution=reasoner.executor.execute(program), forward=forward)
+
+    director, writer = cand('(JOIN (R directed_by) "Alien")', -1.0), cand('(JOIN (R written_by) "Alien")', -0.9)
+    films_of = cand('(JOIN directed_by (JOIN (R directed_by) "Alien"))', -0.5)
+    lone = reasoner._rerank(state, [films_of, director])
+    assert [c for c, _ in lone] == [director, films_of]
+    assert all(a.inverse is None and a.final is None for _, a in lone)
+    pair = reasoner._rerank(state, [films_of, writer, director])
+    assert {c.text for c, a in pair if a.inverse is not None} == {writer.text, director.text}
+    assert pair[-1][0] is films_of and pair[-1][1].inverse is None

@@ -203,7 +203,7 @@ def details_markdown(result) -> str:
         sections.append(
             "**Top alternatives** (mean log-probabilities; final = re-ranked score; those answering with the "
             "class the question asks for, such as a year for \"when\", come first, and only they are re-ranked: "
-            "– marks a score not computed)\n\n"
+            "– marks a score not computed, as it could not change the winner)\n\n"
             + alternatives_markdown(alternatives)
         )
     extra = []
