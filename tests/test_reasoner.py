@@ -302,6 +302,30 @@ def test_the_repeat_penalty_counts(program: str, repeats: int) -> None:
     assert _repeats(parse(program)) == repeats
 
 
+@pytest.mark.parametrize(
+    "question, asks_same",
+    [
+        ("who co-wrote films with [Carl Foreman]", True),
+        ("the actor [Zac Efron] co-starred with who", True),
+        ("which films share the same director of [The Traveler]", True),
+        ("who wrote movies together with [Valerie Curtin]", True),
+        ("the director of [Animal Factory] is also the director of which films", True),
+        ("what does [Tracy Griffith] act in", False),
+        ("who wrote [Guess Who's Coming to Dinner]", False),  # "co" without a hyphen starts many words
+        ("how many comedies did ridley scott direct", False),
+    ],
+)
+def test_questions_that_ask_for_things_sharing_something(reasoner: Reasoner, question: str, asks_same: bool) -> None:
+    assert reasoner._state(question).asks_same is asks_same
+
+
+def test_a_walk_back_counts_unless_the_question_asks_for_it() -> None:
+    program = parse('(JOIN (R written_by) (JOIN written_by "Dan O\'Bannon"))')
+    assert _repeats(program) == 1 and _repeats(program, walk_back=False) == 0
+    twice = parse('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))')
+    assert _repeats(twice, walk_back=False) == 1  # the same relation twice in one direction still counts
+
+
 def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: KnowledgeGraph) -> None:
     """A three-hop program scores below the one-hop program it extends; inverse consistency must still see it."""
 
