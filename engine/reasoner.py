@@ -11,9 +11,9 @@
    comparisons from literals, bare classes when nothing else was found); each later step extends the
    members of the best set that were not extended yet (JOIN forward/reverse typed by `validate`, up to
    the explorer's `max_relations`, from a set reached over several relations only while it is small:
-   CHAIN_JOIN_MAX_ANSWERS; AND with
-   a class of the question, AND with a candidate anchored on another mention, COUNT when the question
-   asks for a number ("how many", "number of"), ARGMAX/ARGMIN over one- and two-hop numeric paths).
+   CHAIN_JOIN_MAX_ANSWERS; AND with a class of the question, AND with a candidate anchored on another
+   mention, COUNT when the question asks for a number ("how many", "number of"), ARGMAX/ARGMIN over one-
+   and two-hop numeric paths).
 4. Prune: rank the new programs by cosine similarity of their anonymised reading (engine.verbalize) to
    the anonymised question, and execute them in that order until `prune_k` have a non-empty answer
    (empty, failing or timed-out ones are dropped). That is the same set as "execute all, drop empties,
@@ -28,7 +28,8 @@
 6. Re-rank the finalists, the best set plus each step's best new candidate (`_finalists`):
    ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the
    program written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats
-   (see `_repeats`), plus the same SIMILARITY_WEIGHT * similarity that ranked the best set (without
+   (see `_repeats`; a walk back to the topic's kind is not counted where the question asks for one:
+   `_SAME`), plus the same SIMILARITY_WEIGHT * similarity that ranked the best set (without
    inverse consistency: the forward score and similarity alone). Where the question asks for a
    class ("which languages ...", "when ..." -> a year or date, "how many" -> COUNT) and some finalist
    answers with it, those finalists come first: the small scorer readily prefers a program that stops one
@@ -872,7 +873,8 @@ class Reasoner:
             elif inv is None:  # skipped above: it could not change the winner, so no final score to show
                 final = None
             else:
-                final = (alpha * cand.forward + (1 - alpha) * inv + penalty * _repeats(cand.program, walk_back=not state.asks_same)
+                repeats = _repeats(cand.program, walk_back=not state.asks_same)
+                final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeats
                          + SIMILARITY_WEIGHT * cand.similarity)
             ranked.append((cand, Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                                              None if final is None else round(final, 6), fits,
