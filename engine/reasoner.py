@@ -159,8 +159,10 @@ NOTATION = (
 class Alternative:
     program: str
     forward: float  # mean log-prob of the program given the question
-    inverse: float | None  # mean log-prob of the question given the program (None without re-ranking)
-    final: float | None  # None: not scored, as it lacks the asked class that another finalist has
+    # inverse and final are None where they could not change the winner: without re-ranking (inverse only), for a
+    # finalist lacking the asked class that another has, and for a lone contender
+    inverse: float | None  # mean log-prob of the question given the program
+    final: float | None
     asked_class: bool = False  # answers with the class the question asks for ("which languages"); ranked first
     similarity: float = 0.0  # cosine of its anonymised reading to the anonymised question
 
