@@ -17,10 +17,10 @@ from pathlib import Path
 
 from bench.metaqa_data import MOVIEKG
 from bench.report import append_section
-from engine.bootstrap import Progress, bootstrap
+from engine.bootstrap.build import Progress, bootstrap
 from engine.config import ScoutConfig
-from engine.kg import KnowledgeGraph
-from engine.llm import LLM
+from engine.programs.kg import KnowledgeGraph
+from engine.lm.llm import LLM
 
 DEFAULT_OUT = Path.home() / ".cache" / "kgscout" / "bench" / "moviekg-corpus"
 

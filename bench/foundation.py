@@ -18,7 +18,7 @@ import time
 from bench.metaqa_data import MOVIEKG, gold_program, load_questions
 from bench.report import append_section
 from engine.config import ScoutConfig
-from engine.kg import KnowledgeGraph
+from engine.programs.kg import KnowledgeGraph
 
 
 def peak_rss_mb() -> float:

@@ -40,7 +40,7 @@ class MetaQAQuestion:
 
 def gold_program(qtype: str, topic: str) -> str:
     """`movie_to_director_to_movie`, "Blade Runner" -> (JOIN directed_by (JOIN (R directed_by) "Blade Runner"))."""
-    from engine.sexpr import quote_label
+    from engine.programs.sexpr import quote_label
 
     kinds = qtype.split("_to_")
     program = quote_label(topic)

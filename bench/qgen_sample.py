@@ -15,10 +15,10 @@ from pathlib import Path
 
 from bench.metaqa_data import MOVIEKG
 from engine.config import ScoutConfig
-from engine.explorer import Explorer
-from engine.kg import KnowledgeGraph
-from engine.llm import LLM
-from engine.qgen import QuestionGenerator
+from engine.bootstrap.explorer import Explorer
+from engine.programs.kg import KnowledgeGraph
+from engine.lm.llm import LLM
+from engine.bootstrap.qgen import QuestionGenerator
 
 OUT = Path(__file__).with_name("qgen_sample.md")
 

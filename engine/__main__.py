@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from engine.bootstrap.corpus import CorpusError
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import ProgramError
 from kg_adapters.base import KGError
 
-from .corpus import CorpusError
 from .config import ScoutConfig, add_config_flags, config_from_args
-from .kg import KnowledgeGraph
-from .sexpr import ProgramError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, ScoutConfig], int]] = {}
 
@@ -74,19 +74,19 @@ def run_program_command(args: argparse.Namespace, config: ScoutConfig) -> int:
 
 
 def _setup_errors() -> tuple[type[Exception], ...]:
-    from .embedder import EmbedderError
-    from .models import ModelError
+    from engine.lm.embedder import EmbedderError
+    from engine.lm.models import ModelError
 
     return (CorpusError, EmbedderError, ModelError)
 
 
 def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = True):
     """KG, corpus, label index, embedder and LLM, put together (the LLM named by --model)."""
-    from .corpus import Corpus
-    from .embedder import Embedder
-    from .linker import LabelIndex
-    from .llm import LLM
-    from .reasoner import Reasoner
+    from engine.answer.linker import LabelIndex
+    from engine.answer.reasoner import Reasoner
+    from engine.bootstrap.corpus import Corpus
+    from engine.lm.embedder import Embedder
+    from engine.lm.llm import LLM
 
     kg = KnowledgeGraph.open(args.kg, config)
     records = []
@@ -138,7 +138,7 @@ def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
     import time
     from pathlib import Path
 
-    from .scoring import score, summary
+    from engine.answer.metrics import score, summary
 
     try:
         items = _read_questions(args.questions, args.limit)
@@ -202,8 +202,8 @@ def _bootstrap_args(p: argparse.ArgumentParser) -> None:
 def bootstrap_command(args: argparse.Namespace, config: ScoutConfig) -> int:
     from tqdm import tqdm
 
-    from .bootstrap import Progress, bootstrap
-    from .llm import LLM
+    from engine.bootstrap.build import Progress, bootstrap
+    from engine.lm.llm import LLM
 
     kg = KnowledgeGraph.open(args.kg, config)
     bars: dict[str, tqdm] = {}

@@ -14,13 +14,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import followup
-from .bootstrap import BootstrapResult, Progress, bootstrap
+from engine.answer import followup
+from engine.bootstrap.build import BootstrapResult, Progress, bootstrap
+from engine.bootstrap.corpus import Corpus, CorpusRecord
+from engine.programs.executor import Execution
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import (
+    anonymise,
+    entities,
+    parse,
+    pattern,
+    subprograms,
+    to_text,
+)
+
 from .config import ScoutConfig
-from .corpus import Corpus, CorpusRecord
-from .executor import Execution
-from .kg import KnowledgeGraph
-from .sexpr import anonymise, entities, parse, pattern, subprograms, to_text
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 DEFAULT_CORPUS = ASSETS / "geography-corpus"
@@ -46,7 +54,7 @@ class Scout:
             return self._shared.llm()
         with self._lock:
             if self._llm is None:
-                from .llm import LLM
+                from engine.lm.llm import LLM
 
                 self._llm = LLM.load(self.config.model, cache_dir=str(Path(self.config.cache_dir) / "models"))
             return self._llm
@@ -56,7 +64,7 @@ class Scout:
             return self._shared.embedder()
         with self._lock:
             if self._embedder is None:
-                from .embedder import Embedder
+                from engine.lm.embedder import Embedder
 
                 self._embedder = Embedder.load(self.config.embedder)
             return self._embedder
@@ -91,7 +99,7 @@ class KGSession:
     def label_index(self):
         with self._lock:
             if self._labels is None:
-                from .linker import LabelIndex
+                from engine.answer.linker import LabelIndex
 
                 self._labels = LabelIndex.build(self.kg.store, self.kg.schema, self.scout.config.cache_dir)
             return self._labels
@@ -100,7 +108,7 @@ class KGSession:
         labels = self.label_index()
         with self._lock:
             if self._reasoner is None:
-                from .reasoner import Reasoner
+                from engine.answer.reasoner import Reasoner
 
                 self._reasoner = Reasoner(
                     self.kg, self.corpus.records(), self.scout.llm(), self.scout.embedder(), labels, self.scout.config
@@ -117,7 +125,7 @@ class KGSession:
 
     # ------------------------------------------------------------ asking
     def ask(self, question: str, on_progress: Callable[[str], None] | None = None, previous: followup.Turn | None = None):
-        """A QuestionResult (engine.reasoner); never raises for bad questions.
+        """A QuestionResult (engine.answer.reasoner); never raises for bad questions.
 
         `previous`: the last turn of the conversation (`turn(result)`), so a follow-up such as
         "what else did he direct?" is answered as "what else did [Ridley Scott] direct?"; the
@@ -198,7 +206,7 @@ def _class_of(candidates: list) -> str:
 
 
 def _load_llm(config: ScoutConfig):
-    from .llm import LLM
+    from engine.lm.llm import LLM
 
     return LLM.load(config.model, cache_dir=str(Path(config.cache_dir) / "models"))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.config import ScoutConfig
-from engine.kg import KnowledgeGraph
+from engine.programs.kg import KnowledgeGraph
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

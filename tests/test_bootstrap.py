@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.bootstrap import NothingToExplore, bootstrap
+from engine.bootstrap.build import NothingToExplore, bootstrap
 from engine.config import ScoutConfig
-from engine.corpus import Corpus, CorpusError
-from engine.explorer import ExploreConfig, Explorer
-from engine.kg import KnowledgeGraph
-from engine.llm import LLM
+from engine.bootstrap.corpus import Corpus, CorpusError
+from engine.bootstrap.explorer import ExploreConfig, Explorer
+from engine.programs.kg import KnowledgeGraph
+from engine.lm.llm import LLM
 from tests.conftest import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""engine.embedder: the packaged MiniLM loads offline and gives sensible similarities."""
+"""engine.lm.embedder: the packaged MiniLM loads offline and gives sensible similarities."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pytest
 
-from engine.embedder import Embedder, EmbedderError, packaged_model_dir
+from engine.lm.embedder import Embedder, EmbedderError, packaged_model_dir
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,10 @@
-"""Follow-up questions are read as standalone questions (engine.followup), as data."""
+"""Follow-up questions are read as standalone questions (engine.answer.followup), as data."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.followup import Turn, rewrite
+from engine.answer.followup import Turn, rewrite
 
 DIRECTED_ALIEN = Turn("who directed Alien?", answer_entities=("Ridley Scott",), topic_entities=("Alien",))
 SCOTT_MOVIES = Turn("which movies did Ridley Scott direct?", ("Alien", "Blade Runner"), ("Ridley Scott",))

@@ -1,4 +1,4 @@
-"""engine.linker: labels, literals and class words found in questions."""
+"""engine.answer.linker: labels, literals and class words found in questions."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.config import ScoutConfig
-from engine.kg import KnowledgeGraph
-from engine.linker import Candidate, LabelIndex, Linking, Mention, normalise
+from engine.programs.kg import KnowledgeGraph
+from engine.answer.linker import Candidate, LabelIndex, Linking, Mention, normalise
 from kg_adapters.naming import entity_iri
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -130,7 +130,7 @@ def test_closest_labels(films) -> None:
 
 
 def test_index_is_cached(films, tmp_path, monkeypatch) -> None:
-    import engine.linker
+    import engine.answer.linker
 
     kg, index = films
     cache = tmp_path / "c"
@@ -141,7 +141,7 @@ def test_index_is_cached(films, tmp_path, monkeypatch) -> None:
     def no_reading(*args):
         raise AssertionError("the cached index should have been used")
 
-    monkeypatch.setattr(engine.linker, "_read", no_reading)  # a spy: the KG must not be read again
+    monkeypatch.setattr(engine.answer.linker, "read_labels", no_reading)  # a spy: the KG must not be read again
     again = LabelIndex.build(kg.store, kg.schema, cache)
     assert len(again) == len(first) == len(index)
     assert again.link("alien").mentions[0].candidates == first.link("alien").mentions[0].candidates

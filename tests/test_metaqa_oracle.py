@@ -3,7 +3,7 @@
 The oracle values are what executing each dev question's gold relation path on this
 KB gives; matching them within 0.5 shows that loading, compiling and executing are
 right. ../shared/README.md gives 94.67 / 94.09 / 87.86 for plain sets; our walks never
-pass back through the topic entity (engine/to_sparql.py::_not_own), which is how
+pass back through the topic entity (engine/programs/to_sparql.py::_not_own), which is how
 MetaQA's 3-hop answers read, so 3-hop reaches 92.96. Runs whenever ../shared/data is
 present.
 """
@@ -14,8 +14,8 @@ import pytest
 
 from bench.metaqa_data import MOVIEKG, f1, gold_program, load_questions
 from engine.config import ScoutConfig
-from engine.kg import KnowledgeGraph
-from engine.sexpr import ProgramError
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import ProgramError
 
 ORACLE_F1 = {1: 94.67, 2: 94.09, 3: 92.96}
 

@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from engine.executor import Executor
-from engine.kg import KnowledgeGraph
-from engine.sexpr import ProgramError, parse
-from engine.to_sparql import string, to_sparql
+from engine.programs.executor import Executor
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import ProgramError, parse
+from engine.programs.to_sparql import string, to_sparql
 from kg_adapters.base import RDFS_LABEL
 from tests.conftest import read_table
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.kg import KnowledgeGraph
-from engine.llm import LLM
-from engine.qgen import QuestionGenerator, anonymise_question
+from engine.programs.kg import KnowledgeGraph
+from engine.lm.llm import LLM
+from engine.bootstrap.qgen import QuestionGenerator, anonymise_question
 
 
 @pytest.fixture(scope="module")

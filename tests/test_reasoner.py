@@ -1,7 +1,7 @@
-"""engine.reasoner end to end on real parts: the tiny films KG, the real Qwen2.5-Coder-0.5B and MiniLM.
+"""engine.answer.reasoner end to end on real parts: the tiny films KG, the real Qwen2.5-Coder-0.5B and MiniLM.
 
 The corpus here is TEST DATA: programs drawn by the real Explorer on the tiny KG, each with a question
-read off the program by engine.verbalize ("what are the director of Alien?"), not by an LLM. It stands
+read off the program by engine.programs.verbalize ("what are the director of Alien?"), not by an LLM. It stands
 in for a bootstrapped corpus so the module runs in about a minute; nothing from any benchmark is in it.
 """
 
@@ -12,19 +12,29 @@ from pathlib import Path
 
 import pytest
 
+from engine.answer.linker import LabelIndex
+from engine.answer.metrics import (
+    exact_match,
+    f1,
+    hits_at_1,
+    normalise,
+    percentile,
+    score,
+    summary,
+)
+from engine.answer.rank import SIMILARITY_WEIGHT, Alternative
+from engine.answer.reasoner import QuestionResult, Reasoner, Timings
+from engine.answer.search import ProgramCandidate
+from engine.bootstrap.corpus import Corpus, CorpusRecord, Manifest
+from engine.bootstrap.explorer import Explorer
+from engine.bootstrap.qgen import anonymise_question
 from engine.config import ScoutConfig
-from engine.corpus import Corpus, CorpusRecord, Manifest
-from engine.embedder import Embedder
-from engine.explorer import Explorer
-from engine.kg import KnowledgeGraph
-from engine.linker import LabelIndex
-from engine.llm import LLM
-from engine.qgen import anonymise_question
-from engine.reasoner import SIMILARITY_WEIGHT, Alternative, QuestionResult, Reasoner, Timings, _Cand, _repeats, _WHO
-from engine.scoring import exact_match, f1, hits_at_1, normalise, percentile, score, summary
-from engine.sexpr import Count, parse, relations
-from engine.validate import validate
-from engine.verbalize import verbalize
+from engine.lm.embedder import Embedder
+from engine.lm.llm import LLM
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import Count, parse, relations
+from engine.programs.validate import validate
+from engine.programs.verbalize import verbalize
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -128,39 +138,8 @@ def test_the_asked_class_decides_between_finalists(reasoner: Reasoner) -> None:
     assert not any(a.program.startswith("(COUNT") for a in result.alternatives)  # no number was asked for
 
 
-@pytest.mark.parametrize(
-    "question, asks_person",
-    [
-        ("who directed alien?", True),
-        ("the film [My Bodyguard] starred which actors", True),  # a word for a person after the wh-word
-        ("which actress starred in Alien", True),
-        ("what screenwriters wrote Alien", True),
-        ("Alien was directed by who?", True),
-        ("which movies did Ridley Scott direct", False),
-        ("what film genre is Alien", False),
-        ("which directory holds the films", False),
-    ],
-)
-def test_which_questions_ask_for_a_person(question: str, asks_person: bool) -> None:
-    assert bool(_WHO.search(question)) is asks_person
-
-
-@pytest.mark.parametrize(
-    "question, asked",
-    [
-        ("which genres are the movies directed by george lucas", {"genre"}),
-        ("what are the movies that share the director of alien", {"movie"}),  # "what are the" + class
-        ("what was the genre of alien", {"genre"}),
-        ("what sort of film is alien", set()),  # a genre, but not named as one: nothing is asked
-        ("how many movies did ridley scott direct", set()),
-    ],
-)
-def test_the_class_a_question_asks_for(reasoner: Reasoner, question: str, asked: set[str]) -> None:
-    assert reasoner._state(question).asked_types & {"genre", "movie"} == asked
-
-
 def test_follow_up_question_refers_to_the_last_answer(reasoner: Reasoner, parts) -> None:
-    from engine.followup import rewrite
+    from engine.answer.followup import rewrite
     from engine.scout import KGSession
 
     index = parts[1]
@@ -283,90 +262,33 @@ def test_scoring_metrics() -> None:
     assert s == {"n": 2, "f1": 0.5, "hits1": 0.5, "em": 0.5, "median_latency_s": 2.0, "p90_latency_s": 2.8}
 
 
-@pytest.mark.parametrize(
-    "program, repeats",
-    [
-        ('(JOIN (R starred_actors) "Alien")', 0),
-        # through a person and on: out and back over directed_by is how the question goes, not a repeat
-        ('(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) "Alien")))', 0),
-        # ending where it started ("films sharing an actor with Alien") still counts
-        ('(JOIN starred_actors (JOIN (R starred_actors) "Alien"))', 1),
-        ('(JOIN (R written_by) (JOIN written_by "Dan O\'Bannon"))', 1),
-        # the same relation in the same direction twice
-        ('(JOIN (R directed_by) (JOIN (R directed_by) "Alien"))', 1),
-        ('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))', 2),
-        ('(COUNT (JOIN directed_by "Ridley Scott"))', 0),
-    ],
-)
-def test_the_repeat_penalty_counts(program: str, repeats: int) -> None:
-    assert _repeats(parse(program)) == repeats
-
-
-@pytest.mark.parametrize(
-    "question, asks_same",
-    [
-        ("who co-wrote films with [Carl Foreman]", True),
-        ("the actor [Zac Efron] co-starred with who", True),
-        ("which films share the same director of [The Traveler]", True),
-        ("who wrote movies together with [Valerie Curtin]", True),
-        ("the director of [Animal Factory] is also the director of which films", True),
-        ("what does [Tracy Griffith] act in", False),
-        ("who wrote [Guess Who's Coming to Dinner]", False),  # "co" without a hyphen starts many words
-        ("how many comedies did ridley scott direct", False),
-    ],
-)
-def test_questions_that_ask_for_things_sharing_something(reasoner: Reasoner, question: str, asks_same: bool) -> None:
-    assert reasoner._state(question).asks_same is asks_same
-
-
-def test_a_walk_back_counts_unless_the_question_asks_for_it() -> None:
-    program = parse('(JOIN (R written_by) (JOIN written_by "Dan O\'Bannon"))')
-    assert _repeats(program) == 1 and _repeats(program, walk_back=False) == 0
-    twice = parse('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))')
-    assert _repeats(twice, walk_back=False) == 1  # the same relation twice in one direction still counts
-
-
-def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: KnowledgeGraph) -> None:
-    """A three-hop program scores below the one-hop program it extends; inverse consistency must still see it."""
-
-    def cand(text: str, executed: bool = True) -> _Cand:
-        program = parse(text)
-        return _Cand(program, text, frozenset(), None, execution=films.executor.execute(program) if executed else None)
-
-    one, two, three = (cand('(JOIN (R directed_by) "Alien")'), cand('(JOIN directed_by (JOIN (R directed_by) "Alien"))'),
-                       cand('(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) "Alien")))'))
-    unexecuted = cand('(JOIN (R written_by) "Alien")', executed=False)
-    state = type("State", (), {"leaders": [one, two, three, three, unexecuted]})()
-    assert Reasoner._finalists(state, [one, two]) == [one, two, three]
-
-
 def test_programs_are_no_longer_than_exploration_builds(parts) -> None:
     """No exemplar has more than `max_relations` relations, so the search never joins past that length."""
     kg, index, records, llm, embedder, config = parts
     short = Reasoner(kg, records, llm, embedder, index, config.replace(max_relations=2), memoize=False)
     two_hops = parse('(JOIN directed_by (JOIN (R directed_by) "Alien"))')
-    assert short._joinable(parse('(JOIN (R directed_by) "Alien")'), 1)
-    assert not short._joinable(two_hops, 1)
+    assert short.enumerator.joinable(parse('(JOIN (R directed_by) "Alien")'), 1)
+    assert not short.enumerator.joinable(two_hops, 1)
     result = short.answer("who acted in the films directed by the director of alien?")
     assert result.alternatives and all(len(relations(parse(a.program))) <= 2 for a in result.alternatives)
-    assert Reasoner(kg, records, llm, embedder, index, config, memoize=False)._joinable(two_hops, 1)
+    assert Reasoner(kg, records, llm, embedder, index, config, memoize=False).enumerator.joinable(two_hops, 1)
 
 
 def test_inverse_consistency_scores_only_a_real_choice(reasoner: Reasoner) -> None:
     """Finalists outside the asked class cannot win, nor can anything beat a lone contender: no inverse score."""
-    state = reasoner._state("who directed alien?")
-    state.exemplars = reasoner._retrieve(state.anonymised)
+    question = reasoner.read("who directed alien?")
+    exemplars = reasoner.exemplars.nearest(question.anonymised, reasoner.config.exemplars)
 
-    def cand(text: str, forward: float) -> _Cand:
+    def cand(text: str, forward: float) -> ProgramCandidate:
         program = parse(text)
-        return _Cand(program, text, frozenset(), validate(program, reasoner.schema),
+        return ProgramCandidate(program, text, frozenset(), validate(program, reasoner.schema),
                      execution=reasoner.executor.execute(program), forward=forward)
 
     director, writer = cand('(JOIN (R directed_by) "Alien")', -1.0), cand('(JOIN (R written_by) "Alien")', -0.9)
     films_of = cand('(JOIN directed_by (JOIN (R directed_by) "Alien"))', -0.5)
-    lone = reasoner._rerank(state, [films_of, director])
+    lone = reasoner.ranker.rerank(question, exemplars, [films_of, director])
     assert [c for c, _ in lone] == [director, films_of]
     assert all(a.inverse is None and a.final is None for _, a in lone)
-    pair = reasoner._rerank(state, [films_of, writer, director])
+    pair = reasoner.ranker.rerank(question, exemplars, [films_of, writer, director])
     assert {c.text for c, a in pair if a.inverse is not None} == {writer.text, director.text}
     assert pair[-1][0] is films_of and pair[-1][1].inverse is None

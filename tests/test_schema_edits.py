@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.kg import KnowledgeGraph
-from engine.qgen import schema_lines
-from engine.sexpr import parse
-from engine.verbalize import verbalize
+from engine.programs.kg import KnowledgeGraph
+from engine.bootstrap.qgen import schema_lines
+from engine.programs.sexpr import parse
+from engine.programs.verbalize import verbalize
 from kg_adapters.schema import SchemaEdit, SchemaEditError, apply_edits
 from tests.conftest import FIXTURES
 

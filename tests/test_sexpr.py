@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.sexpr import Class, Entity, anonymise, parse, pattern, pretty, subprograms, to_text
+from engine.programs.sexpr import Class, Entity, anonymise, parse, pattern, pretty, subprograms, to_text
 from tests.conftest import FIXTURES
 
 IDENTITY = [

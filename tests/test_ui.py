@@ -17,11 +17,12 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from engine.bootstrap import BootstrapResult, Progress
+from engine.bootstrap.build import BootstrapResult, Progress
 from engine.config import ScoutConfig
-from engine.executor import Answer
-from engine.linker import Candidate, Mention
-from engine.reasoner import Alternative, QuestionResult, Timings
+from engine.programs.executor import Answer
+from engine.answer.linker import Candidate, Mention
+from engine.answer.rank import Alternative
+from engine.answer.reasoner import QuestionResult, Timings
 from engine.scout import Scout
 from kg_adapters.base import LoadError
 from ui import render
@@ -404,7 +405,7 @@ def test_bootstrap_progress_cancel_and_resume(handlers, state, hub, monkeypatch)
 
 
 def test_bootstrap_errors_are_messages(handlers, state, hub, monkeypatch):
-    from engine.corpus import CorpusError
+    from engine.bootstrap.corpus import CorpusError
 
     session = hub.session(hub.default_key)
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from engine.executor import Executor
-from engine.sexpr import ProgramError, quote_label
+from engine.programs.executor import Executor
+from engine.programs.sexpr import ProgramError, quote_label
 from kg_adapters.base import XSD, EndpointUnreachable, KGStore, QueryError, QueryTimeout, Term
 from kg_adapters.loader import parse_file
 from kg_adapters.oxigraph_store import OxigraphStore

@@ -40,7 +40,7 @@ INTRO = (
 
 def _models(config) -> list[str]:
     try:
-        from engine.models import REGISTRY
+        from engine.lm.models import REGISTRY
 
         names = list(REGISTRY)
     except Exception:  # noqa: BLE001 - the dropdown still offers the configured model

@@ -528,7 +528,7 @@ def _safe_search(session, text: str, limit: int = 200):
 def _is_user_error(err: BaseException) -> bool:
     from kg_adapters.base import KGError
 
-    from engine.corpus import CorpusError
-    from engine.sexpr import ProgramError
+    from engine.bootstrap.corpus import CorpusError
+    from engine.programs.sexpr import ProgramError
 
     return isinstance(err, (KGError, ProgramError, CorpusError))

@@ -13,7 +13,7 @@ import html
 import math
 from typing import Iterable, Sequence
 
-from engine.sexpr import ProgramError, parse, pretty
+from engine.programs.sexpr import ProgramError, parse, pretty
 
 MAX_LISTED = 25  # answers listed in a chat reply; the CSV has them all
 MAX_ALTERNATIVES = 5
@@ -103,7 +103,7 @@ def answers_markdown(answers: Sequence, count: int | None, limit: int = MAX_LIST
 
 
 def result_markdown(result, asked: str | None = None) -> str:
-    """The chat reply for an `engine.reasoner.QuestionResult`; `asked`: what the user typed, when the
+    """The chat reply for an `engine.answer.reasoner.QuestionResult`; `asked`: what the user typed, when the
     engine read it differently (a follow-up whose pronoun it resolved)."""
     message = getattr(result, "message", None)
     program = getattr(result, "program", None)
@@ -221,7 +221,7 @@ def details_markdown(result) -> str:
 
 
 def execution_markdown(execution) -> str:
-    """The reply for a program the user ran (an `engine.executor.Execution`)."""
+    """The reply for a program the user ran (an `engine.programs.executor.Execution`)."""
     text = answers_markdown(execution.answers, execution.count)
     if getattr(execution, "truncated", False):
         text += "\n\n_The result was truncated at the answer limit._"
@@ -394,7 +394,7 @@ def error_text(err: BaseException) -> str:
     if isinstance(err, (KGError, ProgramError)):
         return str(err)
     try:
-        from engine.corpus import CorpusError
+        from engine.bootstrap.corpus import CorpusError
 
         if isinstance(err, CorpusError):
             return str(err)

@@ -28,7 +28,7 @@ class SessionState:
     last_question: str | None = None  # the question the program box answers (for "mark correct")
     last_program: str | None = None
     last_kg: str | None = None  # the KG that question was asked of
-    last_turn: object | None = None  # engine.followup.Turn of the last answer: what a follow-up refers to
+    last_turn: object | None = None  # engine.answer.followup.Turn of the last answer: what a follow-up refers to
     csv_path: str | None = None
 
 

@@ -4,7 +4,7 @@ Least-to-most: a program's sub-programs get their questions first, innermost
 first, and each prompt carries the earlier (reading, question) pairs as worked
 examples, plus one schema line for every relation and class the program uses.
 A 0.5B model cannot read s-expressions, so each prompt shows the program's English
-reading (engine.verbalize) for the model to rephrase as a question.
+reading (engine.programs.verbalize) for the model to rephrase as a question.
 
 The final question is chosen among beam candidates by *inverse consistency*: the
 length-normalised log-probability of the program given each candidate question.
@@ -29,10 +29,9 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine.programs.sexpr import Class, Program, Relation, parse, walk
+from engine.programs.verbalize import verbalize
 from kg_adapters.schema import Schema
-
-from .sexpr import Class, Program, Relation, parse, walk
-from .verbalize import verbalize
 
 SYSTEM = "You rewrite database queries as natural English questions. Answer with the question only."
 INVERSE_SYSTEM = "You restate questions as precise database queries in plain English."
@@ -62,7 +61,7 @@ GENERIC_EXAMPLES = (
 
 
 class QuestionModel(Protocol):
-    """What question generation needs from an LLM (engine.llm.LLM provides it)."""
+    """What question generation needs from an LLM (engine.lm.llm.LLM provides it)."""
 
     def chat_prompt(self, system: str, user: str, assistant_prefix: str = "") -> str: ...
 

@@ -13,6 +13,10 @@ Diversity: a program is never kept twice, and at most `per_pattern` programs sha
 one anonymised form (entities replaced by their class). Relations are kept in that
 form on purpose: replacing them too (as the retrieval pattern does) would allow
 only a few dozen programs on a KG with nine relations.
+
+The module is a little longer than 400 lines, and stays one: walking the data, reading the walk
+as a program and giving it a function (COUNT, a superlative, a comparison with a value drawn from
+the data) share the walk's state, and split apart they would pass it back and forth.
 """
 
 from __future__ import annotations
@@ -24,12 +28,9 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from typing import Callable, Iterator
 
-from kg_adapters.base import KGError, Term
-from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, RelationInfo
-
-from .executor import Execution
-from .kg import KnowledgeGraph
-from .sexpr import (
+from engine.programs.executor import Execution
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import (
     And,
     Chain,
     Class,
@@ -49,8 +50,10 @@ from .sexpr import (
     to_text,
     walk,
 )
-from .to_sparql import iri, string
-from .validate import NUMERIC_KINDS
+from engine.programs.to_sparql import iri, string
+from engine.programs.validate import NUMERIC_KINDS
+from kg_adapters.base import KGError, Term
+from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, RelationInfo
 
 _LITERAL_SYNTAX = {
     "integer": re.compile(r"[+-]?\d+"),

@@ -12,11 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .config import ScoutConfig
+from engine.config import ScoutConfig
+from engine.programs.kg import KnowledgeGraph
+
 from .corpus import Corpus, CorpusError, CorpusRecord, Manifest
 from .explorer import ExploreConfig, ExploredProgram, Explorer
-from .kg import KnowledgeGraph
-from .qgen import GeneratedQuestion, QuestionGenerator, QuestionModel, anonymise_question
+from .qgen import (
+    GeneratedQuestion,
+    QuestionGenerator,
+    QuestionModel,
+    anonymise_question,
+)
 
 
 class NothingToExplore(CorpusError):

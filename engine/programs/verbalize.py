@@ -11,7 +11,20 @@ from __future__ import annotations
 
 from kg_adapters.schema import Schema, object_noun
 
-from .sexpr import And, Chain, Class, Compare, Count, Entity, Join, Literal, Node, Relation, Reverse, Superlative
+from .sexpr import (
+    And,
+    Chain,
+    Class,
+    Compare,
+    Count,
+    Entity,
+    Join,
+    Literal,
+    Node,
+    Relation,
+    Reverse,
+    Superlative,
+)
 
 _COMPARE = {"lt": "less than", "le": "at most", "gt": "greater than", "ge": "at least"}
 

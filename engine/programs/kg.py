@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.config import ScoutConfig
 from kg_adapters.base import KGError, KGStore
 from kg_adapters.registry import open_store
 from kg_adapters.schema import (
@@ -18,7 +19,6 @@ from kg_adapters.schema import (
     write_edits,
 )
 
-from .config import ScoutConfig
 from .executor import Executor
 
 

@@ -18,9 +18,18 @@ from kg_adapters.base import Bindings, KGStore, Term
 from kg_adapters.naming import local_name
 from kg_adapters.schema import Schema
 
-from .sexpr import Count, Entity, Program, ProgramError, entities, parse, to_text, transform
-from .validate import validate
+from .sexpr import (
+    Count,
+    Entity,
+    Program,
+    ProgramError,
+    entities,
+    parse,
+    to_text,
+    transform,
+)
 from .to_sparql import COUNT_VAR, label_lookup_sparql, to_sparql
+from .validate import validate
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,240 @@
+"""Enumeration: the programs one search step may build (method.md step 3, "enumerate").
+
+Step 1 starts from the anchors, one rule per kind of node (`START_RULES`): an entity is joined over
+every relation it really has, a literal is matched and compared over the numeric relations it fits.
+When the question names only classes, the classes themselves start the search.
+
+Each later step extends the members of the best set that were not extended yet, one rule per
+operator (`EXTENSION_RULES`), like the compiler's `RULES`: a new operator is one entry. The rules run
+in table order for each member, and that build order is kept as the tie-break of pruning, so their
+order is part of the behaviour. Every program is typed by `validate`; ill-typed ones are dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Callable, Iterable
+
+from engine.config import ScoutConfig
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import (
+    And,
+    Chain,
+    Class,
+    Compare,
+    Count,
+    Entity,
+    Join,
+    Literal,
+    Program,
+    ProgramError,
+    Relation,
+    Reverse,
+    Superlative,
+    relations,
+    to_text,
+)
+from engine.programs.validate import NUMERIC_KINDS, validate
+from kg_adapters.base import KGError
+
+from .question import Anchor, Question
+from .search import ProgramCandidate
+
+log = logging.getLogger(__name__)
+
+AND_POOL = 24  # kept candidates that new beam members may be ANDed with
+JOIN_MAX_ANSWERS = 10_000  # larger sets are still counted, ranked and intersected, but not joined further
+# A set reached over two or more relations is joined further only when it is this small. "Films that share a
+# genre with X" has thousands of members, and joins from it ran up to the 20 s query deadline (MoviesKG:
+# "what is the genre for [Mystic River]" took 43 s, 25 s of it executing such candidates). Chains that
+# questions follow pass through a few people or films (the films of X's director or actors), far below it.
+CHAIN_JOIN_MAX_ANSWERS = 1_000
+_COMPARATIVES = ("lt", "le", "gt", "ge")
+_INTEGER_KINDS = frozenset({"year", "integer", "decimal"})
+
+Built = Iterable[ProgramCandidate | None]
+
+
+class Enumerator:
+    """Builds candidates over one KG's schema; caches each entity's incident relations (thread-safe)."""
+
+    def __init__(self, kg: KnowledgeGraph, config: ScoutConfig):
+        self.schema, self.executor, self.config = kg.schema, kg.executor, config
+        self.numeric = [r for r in self.schema.relations if self.schema.literal_kind(r) in NUMERIC_KINDS]
+        self._incident: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ step 1
+    def first(self, question: Question) -> list[ProgramCandidate]:
+        out: list[ProgramCandidate | None] = []
+        for anchor in question.anchors:
+            out += START_RULES[type(anchor.node)](self, anchor)
+        if not question.anchors:  # only class words: the classes themselves start the search
+            out += [self.typed(Class(name), frozenset()) for name in question.classes]
+        return [c for c in out if c is not None]
+
+    def prefetch(self, question: Question) -> None:
+        """Read the anchors' incident relations, which step 1 and the prompt's schema lines need."""
+        for anchor in question.anchors:
+            if isinstance(anchor.node, Entity):
+                self.incident_relations(anchor.node.iri)
+
+    # ------------------------------------------------------------------ later steps
+    def expand(self, question: Question, todo: list[ProgramCandidate],
+               pool: list[ProgramCandidate]) -> list[ProgramCandidate]:
+        partners = sorted(pool, key=lambda c: (-(c.forward if c.forward is not None else -1e9), c.order))
+        partners = partners[:AND_POOL]  # the best-scored kept candidates
+        out: list[ProgramCandidate | None] = []
+        for cand in todo:
+            for rule in EXTENSION_RULES:
+                out += rule(self, question, cand, partners)
+        return [c for c in out if c is not None]
+
+    def joinable(self, program: Program, size: int) -> bool:
+        """Joined further only below the explorer's length and while its answer set is small enough.
+
+        No exemplar is longer than `max_relations` (exploration stops there), so the scorer has never seen a
+        longer program, and question generation never voiced one."""
+        n = len(relations(program))
+        if n >= self.config.max_relations:
+            return False
+        return size <= (JOIN_MAX_ANSWERS if n <= 1 else CHAIN_JOIN_MAX_ANSWERS)
+
+    def numeric_paths(self, types: frozenset[str] | None) -> list[Relation | Chain]:
+        """One- and two-hop paths from the answers' classes to a number or date, for superlatives."""
+        direct, chains = [], []
+        for info in self.schema.relations:
+            if not _overlaps(info.domain, types):
+                continue
+            kind = self.schema.literal_kind(info)
+            if kind in NUMERIC_KINDS:
+                direct.append(Relation(info.name))
+            elif kind == "entity" and info.range:
+                for second in self.numeric:
+                    if set(info.range) & set(second.domain):
+                        chains.append(Chain(Relation(info.name), Relation(second.name)))
+        return direct + chains
+
+    def typed(self, program: Program, anchors: frozenset[int],
+              parent: ProgramCandidate | None = None) -> ProgramCandidate | None:
+        """A candidate with its answer classes, or None when ill-typed."""
+        try:
+            types = validate(program, self.schema)
+        except ProgramError:
+            return None
+        return ProgramCandidate(program, to_text(program), anchors, types, parent=parent)
+
+    def incident_relations(self, iri: str) -> tuple[tuple[str, str], ...]:
+        """(relation name, side) for every schema relation the entity takes part in; cached per entity."""
+        with self._lock:
+            known = self._incident.get(iri)
+        if known is not None:
+            return known
+        term = f"<{iri}>"
+        sparql = (
+            f'SELECT DISTINCT ?p ?side WHERE {{ {{ {term} ?p ?o BIND("subject" AS ?side) }} '
+            f'UNION {{ ?s ?p {term} BIND("object" AS ?side) }} }}'
+        )
+        found: list[tuple[str, str]] = []
+        try:
+            for p, side in self.executor.select(sparql)[0].rows:
+                info = self.schema.relation(p.value) if p is not None else None
+                if info is not None and side is not None:
+                    found.append((info.name, side.value))
+        except KGError as err:  # a timeout: fall back to the schema's typing
+            log.info("incident relations of %s: %s", iri, err)
+            return ()
+        result = tuple(sorted(set(found)))
+        with self._lock:
+            if len(self._incident) > 50_000:
+                self._incident.clear()
+            self._incident[iri] = result
+        return result
+
+
+# ==================================================================== step 1: one rule per anchor kind
+def _joins_from_entity(en: Enumerator, anchor: Anchor) -> Built:
+    """(JOIN r X) or (JOIN (R r) X) over each relation the entity takes part in, on its side."""
+    node, anchors = anchor.node, frozenset({anchor.mention})
+    for name, side in en.incident_relations(node.iri):
+        rel = Relation(name)
+        yield en.typed(Join(rel, node) if side == "object" else Join(Reverse(rel), node), anchors)
+
+
+def _comparisons_from_literal(en: Enumerator, anchor: Anchor) -> Built:
+    """Things whose numeric relation equals, or compares with, the literal."""
+    node, anchors = anchor.node, frozenset({anchor.mention})
+    for info in en.numeric:
+        if not _literal_fits(node, en.schema.literal_kind(info)):
+            continue
+        rel = Relation(info.name)
+        yield en.typed(Join(rel, node), anchors)
+        for op in _COMPARATIVES:
+            yield en.typed(Compare(op, rel, node), anchors)
+
+
+START_RULES: dict[type, Callable[[Enumerator, Anchor], Built]] = {
+    Entity: _joins_from_entity,
+    Literal: _comparisons_from_literal,
+}
+
+
+# ==================================================================== later steps: one rule per operator
+def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """JOIN forward and reverse over relations whose ends fit the answers' classes."""
+    if not en.joinable(cand.program, cand.size):
+        return
+    for info in en.schema.relations:
+        rel = Relation(info.name)
+        if _overlaps(info.range, cand.types):
+            yield en.typed(Join(rel, cand.program), cand.anchors)
+        if _overlaps(info.domain, cand.types) and en.schema.literal_kind(info) != "text":
+            yield en.typed(Join(Reverse(rel), cand.program), cand.anchors)
+
+
+def _and_class(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """AND with a class the question names, where the answers are of several classes."""
+    for name in q.classes:
+        if cand.types is None or (name in cand.types and cand.types != frozenset({name})):
+            yield en.typed(And(Class(name), cand.program), cand.anchors, parent=cand)
+
+
+def _count(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """COUNT, when the question asks for a number."""
+    if q.asks_count:
+        yield en.typed(Count(cand.program), cand.anchors)
+
+
+def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """ARGMAX and ARGMIN over one- and two-hop numeric paths, for sets of more than one."""
+    if cand.size <= 1:
+        return
+    for path in en.numeric_paths(cand.types):
+        for op in ("ARGMAX", "ARGMIN"):
+            yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
+
+
+def _and_partner(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """AND with a kept candidate built on other mentions whose answers intersect."""
+    for other in partners:
+        if not other.anchors or not cand.anchors or other.anchors & cand.anchors:
+            continue  # only programs built on different mentions are intersected
+        if not (cand.keys & other.keys):
+            continue
+        left, right = sorted((cand, other), key=lambda c: c.text)
+        yield en.typed(And(left.program, right.program), cand.anchors | other.anchors)
+
+
+ExtensionRule = Callable[[Enumerator, Question, ProgramCandidate, list[ProgramCandidate]], Built]
+EXTENSION_RULES: tuple[ExtensionRule, ...] = (_joins, _and_class, _count, _superlatives, _and_partner)
+
+
+def _overlaps(names: tuple[str, ...], types: frozenset[str] | None) -> bool:
+    return types is None or not names or bool(set(names) & types)
+
+
+def _literal_fits(literal: Literal, kind: str) -> bool:
+    if literal.kind == "date":
+        return kind == "date"
+    return kind in _INTEGER_KINDS

@@ -1,0 +1,395 @@
+"""Entity linking: find the entities, literals and classes a question names.
+
+The start set of the reasoning search (method.md step 3) is what the question
+names: entities found by their labels, numbers and dates as literals, and words
+that name a schema class ("films", "countries"). `LabelIndex` reads every label of
+the KG once through `KGStore.select`, together with each entity's classes, and
+keeps it on disk next to the other per-KG caches, keyed on the store fingerprint.
+
+How a question is linked (`LabelIndex.link`):
+
+* The question is cut into tokens; every n-gram (longest first) is looked up by its
+  normalised form: case-folded, accents stripped, apostrophes dropped, other
+  punctuation a space, "&" read as "and". A label that matches character for
+  character scores 1.0, a normalised match 0.9, a match with the leading "the"
+  dropped or the spaces removed ("spiderman") 0.85, a fuzzy match (typos, by
+  Levenshtein distance on the normalised form) 0.5-0.8.
+* Longer spans win over the shorter spans they overlap ("blade runner" beats
+  "blade"); at equal length the better score wins.
+* Spans made only of stop words, question words ("movies", "direct", "starred")
+  or words of the schema are not linked to entities unless they are capitalised
+  mid-sentence, so "what movies did ridley scott direct" links neither "movies"
+  nor "direct" to the MoviesKG tags of those names. Words of one or two letters
+  are never linked on their own. Fuzzy matching only tries spans of five or more
+  letters that start and end with a content word, and a single word only when it
+  is no word of any label (a typo, not a different word).
+* Numbers and ISO dates become literals (years 1000..2100 get the class "year").
+* Class words (names and labels of schema classes, their plurals, and a small
+  synonym table: film/movie, people/person, nation/country, town/city) become
+  class mentions.
+* Text in square brackets (`what did [Ridley Scott] direct`) is a mention as given:
+  exact label, then normalised, then fuzzy; nothing else is tried for it, and
+  when nothing matches it stays a mention without candidates.
+* Each mention keeps its best `top_k` entities (deferred disambiguation): same
+  normalised label, or fuzzy ties, are decided later by execution and scoring.
+  Ties are broken by how many triples the entity is part of.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import re
+import threading
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+from kg_adapters.base import KGStore
+from kg_adapters.schema import Schema
+
+from .labels import LabelData, cache_name, read_labels
+from .mentions import Candidate, Linking, Mention, literal_candidate
+from .words import (
+    ARTICLES,
+    STOP,
+    QuestionTokens,
+    class_words,
+    normalise,
+    schema_words,
+    surface,
+)
+
+try:  # fast edit distance; a slower pure-Python fallback keeps the module importable without it
+    from rapidfuzz import fuzz as _rf_fuzz
+    from rapidfuzz import process as _rf_process
+    from rapidfuzz.distance import Levenshtein as _rf_lev
+except ImportError:  # pragma: no cover - exercised only where rapidfuzz is missing
+    _rf_fuzz = _rf_process = _rf_lev = None
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Candidate", "LabelIndex", "Linking", "Mention", "normalise"]
+
+SCORE_EXACT = 1.0
+SCORE_NORMALISED = 0.9
+SCORE_VARIANT = 0.85  # leading "the" dropped, spaces removed
+SCORE_CLASS = 0.95
+SCORE_FUZZY_MAX = 0.8
+
+_BRACKET = re.compile(r"\[([^\[\]]+)\]")
+
+
+class LabelIndex:
+    def __init__(self, data: LabelData, schema: Schema):
+        self._d = data
+        self.class_words = class_words(schema)  # normalised word(s) -> class names
+        self.stop = frozenset(STOP | schema_words(schema) | set(self.class_words))
+        self._entity_of_iri = {iri: i for i, iri in enumerate(data.iris)}
+        by_len: dict[int, list[str]] = defaultdict(list)
+        postings: dict[str, list[str]] = defaultdict(list)  # content word -> multi-word keys holding it
+        for key in dict.fromkeys([*data.keys, *data.variants]):
+            by_len[len(key)].append(key)
+            words = key.split()
+            if len(words) > 1:
+                for word in set(words) - self.stop:
+                    postings[word].append(key)
+        self._keys_by_len = dict(by_len)
+        self._postings = dict(postings)
+        self._all_keys: list[str] | None = None
+        self._first_label: dict[int, int] | None = None
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def build(cls, store: KGStore, schema: Schema, cache_dir: str | Path) -> "LabelIndex":
+        """Read (or load from cache_dir/labels) every label and entity class of the KG."""
+        path = Path(cache_dir) / "labels" / f"{cache_name(store, schema)}.pkl"
+        if path.is_file():
+            try:
+                with path.open("rb") as fh:
+                    data = pickle.load(fh)
+                if isinstance(data, LabelData):
+                    return cls(data, schema)
+            except Exception as err:  # noqa: BLE001 - a broken cache is rebuilt, never fatal
+                log.warning("label index cache %s unreadable (%s); rebuilding", path, err)
+        started = time.perf_counter()
+        data = read_labels(store, schema)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}-{uuid.uuid4().hex[:8]}")
+        with tmp.open("wb") as fh:
+            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+        log.info("label index: %d labels of %d entities in %.1f s", len(data.labels), len(data.iris),
+                 time.perf_counter() - started)
+        return cls(data, schema)
+
+    # ------------------------------------------------------------ queries
+    def __len__(self) -> int:
+        return len(self._d.labels)
+
+    def classes_of(self, iri: str) -> tuple[str, ...]:
+        i = self._entity_of_iri.get(iri)
+        return self._d.classes[i] if i is not None else ()
+
+    def label_of(self, iri: str) -> str | None:
+        i = self._entity_of_iri.get(iri)
+        if i is None:
+            return None
+        with self._lock:
+            if self._first_label is None:
+                first: dict[int, int] = {}
+                for r, e in enumerate(self._d.label_entity):
+                    first.setdefault(e, r)
+                self._first_label = first
+        r = self._first_label.get(i)
+        return self._d.labels[r] if r is not None else None
+
+    def lookup(self, label: str, top_k: int = 2) -> list[Candidate]:
+        """Entities with this label: exact, then normalised, then fuzzy."""
+        return self._lookup_bracketed(label, top_k)
+
+    def closest(self, text: str, n: int = 5) -> list[str]:
+        """The labels nearest to `text`, for "not found, did you mean ..." replies."""
+        key = normalise(text)
+        if not key:
+            return []
+        keys = self._keys_list()
+        if _rf_process is not None:
+            hits = _rf_process.extract(key, keys, scorer=_rf_fuzz.ratio, limit=n * 3)
+            ranked = [k for k, _, _ in sorted(hits, key=lambda h: (-h[1], abs(len(h[0]) - len(key)), h[0]))]
+        else:  # pragma: no cover
+            import difflib
+
+            ranked = difflib.get_close_matches(key, keys, n=n * 3, cutoff=0.0)
+        out: list[str] = []
+        for k in ranked:
+            for r in self._d.keys[k]:
+                label = self._d.labels[r]
+                if label not in out:
+                    out.append(label)
+        return out[:n]
+
+    def _keys_list(self) -> list[str]:
+        with self._lock:
+            if self._all_keys is None:
+                self._all_keys = list(self._d.keys)
+            return self._all_keys
+
+    # ------------------------------------------------------------ linking
+    def link(self, question: str, top_k: int = 2) -> Linking:
+        """The mentions of `question`, each with its best candidates; see the module docstring."""
+        d = self._d
+        mentions: list[Mention] = []
+        taken: list[tuple[int, int]] = []
+        for m in _BRACKET.finditer(question):
+            raw = m.group(1)
+            inner = raw.strip()
+            start = m.start(1) + (len(raw) - len(raw.lstrip()))
+            cands = self._lookup_bracketed(inner, top_k)
+            if not cands:
+                literal = literal_candidate(inner)
+                cands = [literal] if literal else []
+            mentions.append(Mention(inner, start, start + len(inner), tuple(cands), bracketed=True))
+            taken.append((m.start(), m.end()))
+
+        ctx = QuestionTokens.of(question, taken, self.stop, top_k)
+        n = len(ctx.toks)
+        stop, capital, folded = ctx.stop, ctx.capital, ctx.folded
+        spans: list[tuple[int, float, int, int, int, list[Candidate]]] = []  # (ntok, score, loose, i, j, cands)
+        exact: list[tuple[int, int]] = []
+        unmatched: list[tuple[int, int]] = []
+        max_n = max(d.max_tokens, 1)
+
+        def add(i: int, j: int, cands: list[Candidate]) -> None:
+            loose = (stop[i] and not capital[i]) + (stop[j - 1] and not capital[j - 1])
+            spans.append((j - i, cands[0].score, loose, i, j, cands))
+
+        for i in range(n):
+            for j in range(i + 1, min(n, i + max_n) + 1):
+                if j - 1 > i and not ctx.contiguous[j - 2]:
+                    break
+                cands = self._span_candidates(ctx, i, j, fuzzy=False)
+                if cands:
+                    add(i, j, cands)
+                    exact.append((i, j))
+                else:
+                    unmatched.append((i, j))
+        # typos: only spans whose content words no exact match already covers
+        # ("did Brown Eyes" must not fuzzy-match "Big Brown Eyes" when "Brown Eyes" is a label)
+        for i, j in unmatched:
+            content = [k for k in range(i, j) if not stop[k] and not folded[k].isdigit()]
+            if not content or any(i <= a and b <= j and a <= content[0] and content[-1] < b for a, b in exact):
+                continue
+            cands = self._span_candidates(ctx, i, j, fuzzy=True)
+            if cands:
+                add(i, j, cands)
+        # longest first; then the better match; then the span not starting/ending on a stop word
+        spans.sort(key=lambda s: (-s[0], -s[1], s[2], s[3]))
+        used = [False] * n
+        for _, _, _, i, j, cands in spans:
+            if any(used[i:j]):
+                continue
+            for k in range(i, j):
+                used[k] = True
+            start, end = ctx.toks[i].start(), ctx.toks[j - 1].end()
+            mentions.append(Mention(question[start:end], start, end, tuple(cands)))
+
+        mentions.sort(key=lambda m: m.start)
+        classes = tuple(dict.fromkeys(c.label for m in mentions for c in m.candidates if c.kind == "class"))
+        return Linking(question, tuple(mentions), classes)
+
+    def _span_candidates(self, ctx: QuestionTokens, i: int, j: int, fuzzy: bool) -> list[Candidate]:
+        ntok = j - i
+        key = " ".join(ctx.folded[i:j])
+        surface = " ".join(t.group() for t in ctx.toks[i:j])
+        only_stop = all(ctx.stop[i:j])
+        any_capital = any(ctx.capital[i:j])
+
+        literal = literal_candidate(surface) if ntok == 1 else None  # a number or a date
+        words = self.class_words
+        class_names = words.get(key) or (words.get(key.replace(" ", "")) if ntok > 1 else None) or ()
+        class_cands = [
+            Candidate("class", name, None, SCORE_CLASS if not any_capital else SCORE_NORMALISED) for name in class_names
+        ]
+        # a title made of common words ("All of Me") is taken only where it ends the question; "the film" before
+        # a bracketed "[Eye of God]" ends the unbracketed words, not the question
+        closing = ntok >= 2 and j == len(ctx.toks) and ctx.last_ends and not class_names
+        entity_allowed = (not only_stop or any_capital or closing) and not (ntok == 1 and len(key) <= 2 and not any_capital)
+        if literal is not None:
+            entity_allowed = True
+        elif class_cands and not any_capital:
+            entity_allowed = False
+        entities: list[Candidate] = []
+        if entity_allowed:
+            entities = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
+            if not entities and fuzzy and self._fuzzy_allowed(ctx, i, j, key):
+                entities = self._fuzzy(key, ctx.top_k, blocking=ctx.folded[i:j] if ntok > 1 else None)
+        if literal is not None:
+            return [literal, *entities]
+        if class_cands and entities:
+            return [*entities, *class_cands]
+        return class_cands or entities
+
+    def _fuzzy_allowed(self, ctx: QuestionTokens, i: int, j: int, key: str) -> bool:
+        """Typo matching only for spans that look like names, never for common words."""
+        folded, stop, capital = ctx.folded, ctx.stop, ctx.capital
+        ntok = j - i
+        letters = len(key.replace(" ", ""))
+        if letters < 5 or ntok > 8:
+            return False
+        if ntok == 1:  # one word: only a word no label has (a typo, not another word)
+            return letters >= 6 and not folded[i].isdigit() and folded[i] not in self._d.vocab
+        content = sum(not x and not w.isdigit() for x, w in zip(stop[i:j], folded[i:j]))
+        if content == 0:
+            return False
+        first_ok = not stop[i] or capital[i] or folded[i] in ARTICLES or content >= 2
+        last_ok = not stop[j - 1] or capital[j - 1]
+        return first_ok and last_ok
+
+    def _exact(self, key: str, surface: str, top_k: int, case: bool = True) -> list[Candidate]:
+        """Labels with this normalised form: 1.0 where written the same, else 0.9; variants 0.85.
+
+        Without `case` (a question with no telling capitals) "written the same" ignores case.
+        """
+        d = self._d
+        scored: dict[int, tuple[float, int]] = {}
+        wanted = surface if case else surface.casefold()
+        for r in d.keys.get(key, ()):
+            same = (d.label_surface[r] if case else d.label_surface[r].casefold()) == wanted
+            _better(scored, d.label_entity[r], SCORE_EXACT if same else SCORE_NORMALISED, r)
+        compact = key.replace(" ", "")
+        stripped = key[4:] if key.startswith("the ") and len(key) > 6 else None
+        for variant in {key, compact, stripped} - {None}:
+            records = [*d.variants.get(variant, ()), *(d.keys.get(variant, ()) if variant != key else ())]
+            for r in records:
+                _better(scored, d.label_entity[r], SCORE_VARIANT, r)
+        return self._ranked(scored, top_k, surface if case else None)
+
+    def _fuzzy(self, key: str, top_k: int, max_d: int | None = None, blocking: list[str] | None = None) -> list[Candidate]:
+        """Labels within a small edit distance of `key`, scored 0.8 * (1 - distance / length).
+
+        With `blocking` (the words of a multi-word span) only labels sharing one of its
+        content words are compared: a typo rarely hits every word. Otherwise, or when
+        no word is known, every label of a near length is compared.
+        """
+        d = self._d
+        letters = len(key.replace(" ", ""))
+        if max_d is None:
+            max_d = 1 if letters < 9 else 2 if letters < 16 else 3
+        pools: list[list[str]] = []
+        if blocking:
+            lists = [self._postings[w] for w in set(blocking) if w in self._postings]
+            if lists:
+                pools = [lists[0]] if len(lists) == 1 else [list(set().union(*lists))]
+        if not pools:
+            pools = [self._keys_by_len.get(n, []) for n in range(len(key) - max_d, len(key) + max_d + 1)]
+        scored: dict[int, tuple[float, int]] = {}
+        for pool in pools:
+            if not pool:
+                continue
+            for other, dist in _nearest(key, pool, max_d):
+                score = round(SCORE_FUZZY_MAX * (1 - dist / max(len(key), len(other))), 4)
+                for r in d.keys.get(other, ()):
+                    _better(scored, d.label_entity[r], score, r)
+                for r in d.variants.get(other, ()):
+                    _better(scored, d.label_entity[r], round(score * 0.95, 4), r)
+        return self._ranked(scored, top_k)
+
+    def _lookup_bracketed(self, text: str, top_k: int) -> list[Candidate]:
+        key, written = normalise(text), surface(text)
+        if not key:
+            return []
+        d = self._d
+        exact = {d.label_entity[r]: (SCORE_EXACT, r) for r in d.keys.get(key, ()) if d.labels[r] == text}
+        if exact:
+            return self._ranked(exact, top_k, text)
+        found = self._exact(key, written, top_k)
+        if found:
+            return found
+        letters = len(key.replace(" ", ""))
+        if letters < 4:
+            return []
+        return self._fuzzy(key, top_k, max_d=1 if letters < 7 else 2 if letters < 13 else 3)
+
+    def _ranked(self, scored: dict[int, tuple[float, int]], top_k: int, text: str | None = None) -> list[Candidate]:
+        """Best score first; ties: the label written exactly as `text`, then the better-connected entity."""
+        d = self._d
+        order = sorted(
+            scored.items(),
+            key=lambda kv: (-kv[1][0], d.labels[kv[1][1]] != text, -d.degree[kv[0]], d.labels[kv[1][1]]),
+        )
+        return [
+            Candidate("entity", d.labels[r], d.iris[e], score, d.classes[e])
+            for e, (score, r) in order[:top_k]
+        ]
+
+
+def _better(scored: dict[int, tuple[float, int]], entity: int, score: float, record: int) -> None:
+    if entity not in scored or score > scored[entity][0]:
+        scored[entity] = (score, record)
+
+
+def _nearest(key: str, choices: list[str], max_d: int) -> list[tuple[str, int]]:
+    if _rf_process is not None:
+        hits = _rf_process.extract(key, choices, scorer=_rf_lev.distance, score_cutoff=max_d, limit=20)
+        return [(h[0], int(h[1])) for h in hits]
+    return [(c, dist) for c in choices if (dist := _bounded_levenshtein(key, c, max_d)) <= max_d]  # pragma: no cover
+
+
+def _bounded_levenshtein(a: str, b: str, limit: int) -> int:  # pragma: no cover - fallback only
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return prev[-1]
+
+

@@ -1,0 +1,98 @@
+"""Pruning: keep the `prune_k` new programs most like the question that have answers (method.md step 3).
+
+Each new candidate is read aloud with its anchors anonymised (engine.programs.verbalize; "movies
+directed by person"), worded like the anonymised question, and ranked by cosine similarity to it.
+Candidates are then executed in that order until `prune_k` have a non-empty answer; empty, failing or
+timed-out ones are dropped. That is the same set as "execute all, drop empties, keep the top prune_k"
+but runs far fewer queries. With `config.prune` off everything is executed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from engine.config import ScoutConfig
+from engine.programs.executor import Executor
+from engine.programs.sexpr import (
+    Count,
+    Entity,
+    Literal,
+    Node,
+    Program,
+    ProgramError,
+    to_text,
+    transform,
+)
+from engine.programs.verbalize import verbalize
+from kg_adapters.base import KGError
+from kg_adapters.schema import Schema
+
+from .question import Question
+from .retrieve import TextEmbedder
+from .search import ProgramCandidate, Search
+
+log = logging.getLogger(__name__)
+
+
+class Pruner:
+    def __init__(self, schema: Schema, executor: Executor, embedder: TextEmbedder, config: ScoutConfig):
+        self.schema, self.executor, self.embedder, self.config = schema, executor, embedder, config
+
+    def keep(self, search: Search, question: Question, cands: list[ProgramCandidate]) -> list[ProgramCandidate]:
+        """New candidates ranked by similarity, executed in that order until prune_k are non-empty."""
+        t0 = time.perf_counter()
+        fresh: list[ProgramCandidate] = []
+        for cand in cands:
+            if cand.program in search.seen:
+                continue
+            search.seen.add(cand.program)
+            fresh.append(cand)
+        if fresh:
+            readings = [self.reading(question, c.program) for c in fresh]
+            vectors = self.embedder.encode([question.anonymised, *readings])
+            for cand, sim in zip(fresh, vectors[1:] @ vectors[0]):
+                cand.similarity = float(sim)
+        if self.config.prune:
+            fresh.sort(key=lambda c: -c.similarity)  # stable: equals keep their build order
+        limit = self.config.prune_k if self.config.prune else len(fresh)
+        kept: list[ProgramCandidate] = []
+        for cand in fresh:
+            if len(kept) >= limit:
+                break
+            if self._execute(search, cand):
+                kept.append(cand)
+        search.pool = search.pool + [c for c in kept if not isinstance(c.program, Count)]
+        search.t_enum += time.perf_counter() - t0
+        return kept
+
+    def reading(self, question: Question, program: Program) -> str:
+        """The anonymised candidate read aloud, worded like Linking.anonymised()."""
+
+        def anonymise(node: Node) -> Node:
+            word = question.words.get(node) if isinstance(node, (Entity, Literal)) else None
+            if word is None:
+                return node
+            return Entity(word) if isinstance(node, Entity) else Literal(word, node.kind)  # Compare needs a Literal
+
+        try:
+            return verbalize(transform(program, anonymise), self.schema)
+        except Exception:  # noqa: BLE001 - an unreadable program is still a candidate
+            return to_text(program)
+
+    def _execute(self, search: Search, cand: ProgramCandidate) -> bool:
+        try:
+            execution = self.executor.execute(cand.program)
+        except (KGError, ProgramError, ValueError) as err:  # QueryTimeout drops just this candidate
+            log.debug("dropped %s: %s", cand.text, err)
+            return False
+        search.executed += 1
+        size = execution.count if execution.count is not None else len(execution.answers)
+        if size == 0:
+            return False
+        cand.execution = execution
+        cand.keys = frozenset(a.iri or a.label for a in execution.answers) if execution.count is None else frozenset()
+        parent = cand.parent
+        if parent is not None and parent.execution is not None and cand.keys == parent.keys:
+            return False  # an AND or superlative that changes nothing
+        return True

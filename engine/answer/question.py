@@ -1,0 +1,132 @@
+"""What a question asks, read once before the search: its anchors, and the kind of answer it wants.
+
+The search starts from the anchors (the entities and literals the linker found, top
+`ENTITIES_PER_MENTION` per mention) and the class words. Three cues shape it later:
+- `asks_count`: "how many", "number of": only then are COUNT candidates built;
+- `asked_types`: the classes a wh-phrase asks for ("which languages" -> language, "when" -> a year or
+  date, "who" -> a person): finalists that answer with one rank first, because a 0.5B scorer likes a
+  program that stops one hop short;
+- `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading
+  asked for, not a step back (see `rank.repeats`).
+The cues are read on the anonymised question where a title could hold the cue word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine.programs.sexpr import Entity, Literal, Node
+from kg_adapters.schema import Schema
+
+from .linker import Candidate, LabelIndex, Linking
+
+ENTITIES_PER_MENTION = 2
+_COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
+# The wh-word of an asked class: "which languages", "what are the films that ...". Not "what sort of film":
+# that asks a genre.
+_WH_BEFORE = re.compile(r"\b(which|what)\s+((is|are|was|were)\s+)?(the\s+)?$", re.IGNORECASE)
+_PERSON_WORDS = frozenset(
+    "person people human actor actress director writer screenwriter author artist musician player politician "
+    "scientist character creator performer composer singer producer".split()
+)
+# "who ...", and a wh-word before a word for a person ("which actors", "what screenwriter") ask for a person:
+# without it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors.
+_WHO = re.compile(
+    r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$|\b(which|what) (person|people|(" + "|".join(sorted(_PERSON_WORDS))
+    + r")(e?s)?)\b", re.IGNORECASE,
+)
+# Words that ask for things sharing something with the topic ("who co-wrote films with X", "films with the same
+# director as X"): then a program ending where it started is the reading asked for, not a step back.
+_SAME = re.compile(r"\b(co-\w+|costar\w*|cowrit\w*|coauthor\w*|together|same|shares?|shared|sharing|also|other)\b",
+                   re.IGNORECASE)
+_WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """An entity or literal the search starts from."""
+
+    mention: int  # index into the linking's mentions
+    node: Entity | Literal
+    candidate: Candidate
+    word: str  # what the anonymised question says in its place
+
+
+@dataclass(frozen=True, eq=False)
+class Question:
+    text: str  # whitespace-normalised
+    linking: Linking
+    anonymised: str
+    anchors: tuple[Anchor, ...]
+    classes: tuple[str, ...]  # schema classes named by words of the question
+    asks_count: bool = False
+    asks_same: bool = False
+    asked_types: frozenset[str] = frozenset()
+    words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
+
+    @property
+    def unlinked(self) -> bool:
+        """Nothing to start from, or a bracketed name (taken as given) that matches no label."""
+        missing = any(m.bracketed and not m.candidates for m in self.linking.mentions)
+        return missing or (not self.anchors and not self.classes)
+
+
+class QuestionReader:
+    """Reads questions against one KG's labels and schema."""
+
+    def __init__(self, schema: Schema, index: LabelIndex):
+        self.schema, self.index = schema, index
+        # what "when" and "who" ask for
+        self._time_classes = frozenset(c.name for c in schema.classes if c.kind in ("year", "date"))
+        self._person_classes = frozenset(
+            c.name for c in schema.classes if _PERSON_WORDS & set(re.findall(r"[a-z]+", c.label.lower()))
+        )
+
+    def read(self, text: str) -> Question:
+        linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
+        anchors = tuple(_anchors(linking))
+        anonymised = linking.anonymised()
+        return Question(
+            text=text,
+            linking=linking,
+            anonymised=anonymised,
+            anchors=anchors,
+            classes=tuple(c for c in linking.classes if self.schema.class_(c) is not None),
+            asks_count=_COUNT_WORDS.search(text) is not None,
+            asks_same=_SAME.search(anonymised) is not None,  # titles, anonymised away, never count
+            asked_types=self._asked_types(text, linking),
+            words={a.node: a.word for a in anchors},
+        )
+
+    def _asked_types(self, text: str, linking: Linking) -> frozenset[str]:
+        """The classes a wh-phrase asks for: "which languages ..." -> language, "when ..." -> year/date.
+
+        A 0.5B scorer likes a program that stops one hop short ("the films directed by X" for "the
+        films directed by X were in which languages"); the asked class tells the finalists apart."""
+        asked = set()
+        classes = [m for m in linking.mentions if m.kind == "class"]
+        for i, mention in enumerate(classes):
+            if not _WH_BEFORE.search(text[: mention.start]):
+                continue
+            while i + 1 < len(classes) and not text[mention.end : classes[i + 1].start].strip():
+                i, mention = i + 1, classes[i + 1]  # "what film genre": the last noun is the one asked for
+            asked |= {c.label for c in mention.candidates if c.kind == "class" and self.schema.class_(c.label)}
+        if _WHEN.search(text):
+            asked |= self._time_classes
+        if _WHO.search(text):
+            asked |= self._person_classes
+        return frozenset(asked)
+
+
+def _anchors(linking: Linking):
+    for i, mention in enumerate(linking.mentions):
+        entities = 0
+        for cand in mention.candidates:
+            if cand.kind == "entity" and cand.iri and entities < ENTITIES_PER_MENTION:
+                entities += 1
+                word = (cand.classes[0] if cand.classes else "entity").replace("_", " ")
+                yield Anchor(i, Entity(cand.label, iri=cand.iri), cand, word)
+            elif cand.kind == "literal" and cand.literal_kind:
+                word = cand.classes[0] if cand.classes else cand.literal_kind
+                yield Anchor(i, Literal(cand.label, cand.literal_kind), cand, word)

@@ -1,0 +1,166 @@
+"""Words: how labels and questions are cut and folded, and which words are not names.
+
+`normalise` is the lookup key of every label and span: case-folded, accents stripped, apostrophes
+dropped, other punctuation a space, "&" read as "and". Stop words and the words of the schema (class
+and relation labels with their inflections) are never linked to entities on their own; class words
+(class names and labels, their plurals, a few synonyms) become class mentions.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+
+from kg_adapters.schema import Schema
+
+_TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}(?![\w-])|\d+\.\d+(?![\w.])|\w+(?:['’`]\w+)*|&", re.UNICODE)
+_APOSTROPHES = str.maketrans("", "", "'’`")
+
+
+def fold(token: str) -> str:
+    """Case-folded, accents stripped, apostrophes removed; "&" reads "and"."""
+    if token == "&":
+        return "and"
+    text = unicodedata.normalize("NFKD", token)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.casefold().translate(_APOSTROPHES)
+
+
+def tokens(text: str) -> list[re.Match]:
+    return list(_TOKEN.finditer(text))
+
+
+def normalise(text: str) -> str:
+    """The lookup key of a label or a span: folded tokens joined by single spaces."""
+    return " ".join(fold(m.group()) for m in tokens(text))
+
+
+def surface(text: str) -> str:
+    """Tokens as written (case and accents kept), for telling exact from normalised matches."""
+    return " ".join(m.group() for m in tokens(text))
+
+
+STOP = frozenset(
+    """
+    a an the of in on at to for from by with without about as into onto than and or nor but not no yes
+    is are was were be been being am do does did done doing has have had having
+    what which who whom whose when where why how that this these those it its itself
+    he she they them his her hers their theirs i me my mine you your yours we our ours us one ones
+    can could would should will shall may might must there here some any all each every many much
+    more most other others another same such only also just very too so then if else both either
+    neither up down out over under after before between during again ever since until while
+    give show list tell name names find get please let know want like
+    movie movies film films picture pictures flick flicks
+    actor actors actress actresses act acts acted acting star stars starred starring appear appears
+    appeared appearing feature features featured featuring cast casts casting role roles play plays
+    played playing direct directs directed directing director directors write writes wrote written
+    writing writer writers screenwriter screenwriters screenplay screenplays produce produced producer
+    release releases released releasing year years date dates genre genres language languages
+    tag tags tagged describe describes described describing description descriptions word words topic
+    topics theme themes subject subjects type types kind kinds sort sorts category categories
+    person persons people someone somebody anyone thing things main primary total number count
+    often time times first last latest earliest newest oldest same together share shared sharing
+    also made make makes making come came comes belong belongs belonged associated related
+    rating ratings rated vote votes popular famous known good bad new old great best worst top
+    story stories script scripts creator creators fall falls world whole entire
+    """.split()
+)
+ARTICLES = frozenset({"the", "a", "an"})
+_SYNONYMS = {
+    "movie": ("film", "picture", "flick"),
+    "film": ("movie", "picture"),
+    "person": ("people", "persons"),
+    "country": ("nation", "state"),
+    "city": ("town",),
+}
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def _word_forms(word: str) -> set[str]:
+    """A schema word and its plain inflections: directed -> direct, directs, director, directing."""
+    forms = {word, _plural(word)}
+    if word.endswith("ed") and len(word) > 4:
+        stem = word[:-2]
+        forms |= {stem, stem + "s", stem + "or", stem + "er", stem + "ing", stem + "e", stem + "es"}
+    if word.endswith("s") and len(word) > 3:
+        forms.add(word[:-1])
+    return forms
+
+
+def schema_words(schema: Schema) -> set[str]:
+    words: set[str] = set()
+    for item in (*schema.classes, *schema.relations):
+        texts = [item.name.replace("_", " "), item.label]
+        if hasattr(item, "reverse_label"):
+            texts.append(item.reverse_label)
+        for text in texts:
+            for token in normalise(text).split():
+                if len(token) > 1 and not token.isdigit():
+                    words |= _word_forms(token)
+    return words
+
+
+def class_words(schema: Schema) -> dict[str, list[str]]:
+    """Words naming each class: its name and label, their plurals and a few synonyms."""
+    class_words: dict[str, list[str]] = defaultdict(list)
+    for info in schema.classes:
+        bases = {normalise(info.name.replace("_", " ")), normalise(info.label)} - {""}
+        for base in list(bases):
+            bases |= {normalise(s) for s in _SYNONYMS.get(base, ())}
+        for base in bases:
+            words = base.split()
+            for form in {base, " ".join(words[:-1] + [_plural(words[-1])])}:
+                if info.name not in class_words[form]:
+                    class_words[form].append(info.name)
+    return dict(class_words)
+
+
+@dataclass
+class QuestionTokens:
+    """One question's tokens (outside brackets) and what is known about each."""
+
+    toks: list[re.Match]
+    folded: list[str]
+    stop: list[bool]
+    capital: list[bool]  # capitalised where capitals mean a name
+    contiguous: list[bool]  # token i and i+1 are neighbours (no bracketed mention between)
+    last_ends: bool  # nothing but punctuation follows the last token (no bracketed mention after it)
+    case_matters: bool  # the question's capitals tell names from words
+    top_k: int
+
+    @classmethod
+    def of(cls, question: str, taken: list[tuple[int, int]], stop_words: frozenset[str], top_k: int) -> "QuestionTokens":
+        toks = [t for t in tokens(question) if not any(a <= t.start() < b for a, b in taken)]
+        folded = [fold(t.group()) for t in toks]
+        informative = _caps_informative(toks)
+        capital = [
+            informative and t.group()[:1].isupper() and not (i == 0 and folded[i] in stop_words)
+            for i, t in enumerate(toks)
+        ]
+        contiguous = [True] * len(toks)
+        for i in range(len(toks) - 1):
+            between = question[toks[i].end() : toks[i + 1].start()]
+            contiguous[i] = "[" not in between and "]" not in between
+        last_ends = not toks or not any(ch.isalnum() for ch in question[toks[-1].end():])
+        later = question[toks[0].end():] if toks else ""
+        case_matters = informative and any(ch.isupper() for ch in later)
+        return cls(toks, folded, [w in stop_words for w in folded], capital, contiguous, last_ends, case_matters,
+                   top_k)
+
+
+def _caps_informative(toks) -> bool:
+    """Capitals mean names unless the question is in all caps or Title Case."""
+    words = [t.group() for t in toks if t.group()[:1].isalpha()]
+    if len(words) < 3:
+        return True
+    upper = sum(w[:1].isupper() for w in words[1:])
+    return upper < 0.75 * (len(words) - 1)

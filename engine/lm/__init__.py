@@ -1,0 +1,5 @@
+"""Language models as the engine uses them: named models shipped on PyPI, an LLM that
+scores continuations and writes beams, and sentence embeddings.
+
+Independent of the program language: callers hand it strings.
+"""

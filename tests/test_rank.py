@@ -1,0 +1,51 @@
+"""engine.answer.rank: the repeat penalty and the finalists, as data (no language model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.answer.rank import Ranker
+from engine.answer.rank import repeats as _repeats
+from engine.answer.search import ProgramCandidate
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import parse
+
+
+@pytest.mark.parametrize(
+    "program, repeats",
+    [
+        ('(JOIN (R starred_actors) "Alien")', 0),
+        # through a person and on: out and back over directed_by is how the question goes, not a repeat
+        ('(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) "Alien")))', 0),
+        # ending where it started ("films sharing an actor with Alien") still counts
+        ('(JOIN starred_actors (JOIN (R starred_actors) "Alien"))', 1),
+        ('(JOIN (R written_by) (JOIN written_by "Dan O\'Bannon"))', 1),
+        # the same relation in the same direction twice
+        ('(JOIN (R directed_by) (JOIN (R directed_by) "Alien"))', 1),
+        ('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))', 2),
+        ('(COUNT (JOIN directed_by "Ridley Scott"))', 0),
+    ],
+)
+def test_the_repeat_penalty_counts(program: str, repeats: int) -> None:
+    assert _repeats(parse(program)) == repeats
+
+
+
+def test_a_walk_back_counts_unless_the_question_asks_for_it() -> None:
+    program = parse('(JOIN (R written_by) (JOIN written_by "Dan O\'Bannon"))')
+    assert _repeats(program) == 1 and _repeats(program, walk_back=False) == 0
+    twice = parse('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))')
+    assert _repeats(twice, walk_back=False) == 1  # the same relation twice in one direction still counts
+
+
+def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: KnowledgeGraph) -> None:
+    """A three-hop program scores below the one-hop program it extends; inverse consistency must still see it."""
+
+    def cand(text: str, executed: bool = True) -> ProgramCandidate:
+        program = parse(text)
+        return ProgramCandidate(program, text, frozenset(), None, execution=films.executor.execute(program) if executed else None)
+
+    one, two, three = (cand('(JOIN (R directed_by) "Alien")'), cand('(JOIN directed_by (JOIN (R directed_by) "Alien"))'),
+                       cand('(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) "Alien")))'))
+    unexecuted = cand('(JOIN (R written_by) "Alien")', executed=False)
+    assert Ranker.finalists([one, two, three, three, unexecuted], [one, two]) == [one, two, three]
