@@ -6,6 +6,7 @@ import datetime as dt
 import os
 import platform
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "BENCHMARKS.md"
@@ -18,8 +19,9 @@ def machine() -> str:
     return f"{os.cpu_count()} CPU cores ({cpu}), {psutil.virtual_memory().total / 2**30:.0f} GiB RAM, Python {platform.python_version()}"
 
 
-def append_section(title: str, rows: list[tuple[str, str, str]], notes: str = "") -> str:
-    """rows: (what, measured, target). Returns the markdown written."""
+def append_section(title: str, rows: Sequence[tuple[str, ...]], notes: str = "",
+                   header: Sequence[str] = ("what", "measured", "target")) -> str:
+    """rows: (what, measured, target), or one cell per `header` column. Returns the markdown written."""
     command = " ".join(["python", *sys.orig_argv[1:]])
     lines = [
         f"## {title}",
@@ -28,9 +30,9 @@ def append_section(title: str, rows: list[tuple[str, str, str]], notes: str = ""
         f"- machine: {machine()}",
         f"- command: `{command}`",
         "",
-        "| what | measured | target |",
-        "|---|---|---|",
-        *[f"| {a} | {b} | {c} |" for a, b, c in rows],
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *["| " + " | ".join(row) + " |" for row in rows],
         "",
     ]
     if notes:

@@ -1,0 +1,191 @@
+"""bench.kgs's own logic, without the LLM: the stratified sample, the failure kinds, the table."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from bench.kgs import (
+    FAILURE_KINDS,
+    KGS_DATA,
+    TABLE_HEADER,
+    Evidence,
+    KGSummary,
+    Row,
+    failure_kind,
+    jsonl_questions,
+    load_rows,
+    markdown_table,
+    parse_args,
+    stratified_sample,
+    summarise,
+    table_rows,
+)
+
+ITEMS = [("a", i) for i in range(30)] + [("b", i) for i in range(10)] + [("c", i) for i in range(3)]
+
+
+def stratum(item: tuple[str, int]) -> str:
+    return item[0]
+
+
+def test_the_sample_gives_each_stratum_an_equal_share() -> None:
+    picked = stratified_sample(ITEMS, stratum, 9, seed=0)
+    assert Counter(map(stratum, picked)) == {"a": 3, "b": 3, "c": 3}
+    assert len(set(picked)) == 9 and set(picked) <= set(ITEMS)
+
+
+def test_a_small_stratum_gives_its_shortfall_to_the_others() -> None:
+    picked = stratified_sample(ITEMS, stratum, 15, seed=0)
+    assert Counter(map(stratum, picked)) == {"a": 6, "b": 6, "c": 3}
+    assert Counter(map(stratum, stratified_sample(ITEMS, stratum, 10, seed=0))) == {"a": 4, "b": 3, "c": 3}
+
+
+def test_the_sample_is_seeded_and_deterministic() -> None:
+    assert stratified_sample(ITEMS, stratum, 12, seed=0) == stratified_sample(list(ITEMS), stratum, 12, seed=0)
+    assert stratified_sample(ITEMS, stratum, 12, seed=0) != stratified_sample(ITEMS, stratum, 12, seed=1)
+    # not the first items of each stratum: they are shuffled
+    assert [i for s, i in stratified_sample(ITEMS, stratum, 30, seed=0) if s == "a"] != list(range(10))
+
+
+def test_a_smaller_sample_is_a_prefix_of_a_larger_one() -> None:
+    assert stratified_sample(ITEMS, stratum, 40, seed=3)[:12] == stratified_sample(ITEMS, stratum, 12, seed=3)
+
+
+def test_no_limit_takes_everything_and_more_than_there_is_takes_everything() -> None:
+    assert sorted(stratified_sample(ITEMS, stratum, None, seed=0)) == sorted(ITEMS)
+    assert sorted(stratified_sample(ITEMS, stratum, 1000, seed=0)) == sorted(ITEMS)
+    assert stratified_sample([], stratum, 5, seed=0) == []
+
+
+GOLD = '(JOIN (R population) "Canada")'
+OTHER = '(JOIN (R area) "Canada")'
+THIRD = '(JOIN (R currency) "Canada")'
+
+CASES = [
+    # (name, evidence, expected kind)
+    ("a hit is no failure", Evidence(f1=1.0, program=GOLD, gold_program=GOLD), None),
+    ("dataset says unsupported", Evidence(f1=0.0, program=OTHER, unsupported=True), "unsupported"),
+    ("unsupported wins over everything", Evidence(f1=0.0, unsupported=True, searched=False), "unsupported"),
+    ("nothing linked, nothing searched", Evidence(f1=0.0, program=None, searched=False), "linking"),
+    ("gold entity not among the candidates",
+     Evidence(f1=0.0, program='(JOIN (R population) "Canada Bay")', alternatives=('(JOIN (R population) "Canada Bay")',),
+              alternative_f1=(0.0,), linked_labels=("Canada Bay", "Canadian"), gold_program=GOLD), "linking"),
+    ("gold entity linked under another case is linked",
+     Evidence(f1=0.0, program=OTHER, alternatives=(OTHER,), alternative_f1=(0.0,), linked_labels=("canada",),
+              gold_program=GOLD), "search"),
+    ("the gold program was chosen (spacing aside)",
+     Evidence(f1=0.5, program='(JOIN  (R population)   "Canada")', linked_labels=("Canada",), gold_program=GOLD),
+     "gold-data"),
+    ("another program with exactly the gold program's answers",
+     Evidence(f1=0.5, program=OTHER, linked_labels=("Canada",), gold_program=GOLD, gold_matches_prediction=True),
+     "gold-data"),
+    ("a finalist answers right",
+     Evidence(f1=0.0, program=OTHER, alternatives=(OTHER, THIRD), alternative_f1=(0.0, 1.0)), "ranking"),
+    ("a finalist at 0.99 counts",
+     Evidence(f1=0.5, program=OTHER, alternatives=(OTHER, THIRD), alternative_f1=(0.5, 0.99)), "ranking"),
+    ("a better but still wrong finalist does not count",
+     Evidence(f1=0.2, program=OTHER, alternatives=(OTHER, THIRD), alternative_f1=(0.2, 0.9)), "search"),
+    ("the chosen program itself never counts as its own rival",
+     Evidence(f1=0.0, program=OTHER, alternatives=(OTHER,), alternative_f1=(1.0,)), "search"),
+    ("the gold program among the finalists",
+     Evidence(f1=0.0, program=OTHER, alternatives=(OTHER, GOLD), alternative_f1=(0.0, 0.5),
+              linked_labels=("Canada",), gold_program=GOLD), "ranking"),
+    ("a finalist that did not run",
+     Evidence(f1=0.0, program=OTHER, alternatives=(OTHER, THIRD), alternative_f1=(0.0, None)), "search"),
+    ("searched but nothing executed, no gold known",
+     Evidence(f1=0.0, program=None, searched=True), "search"),
+    ("wrong answer, right reading never found",
+     Evidence(f1=0.0, program=OTHER, alternatives=(OTHER,), alternative_f1=(0.0,)), "search"),
+]
+
+
+@pytest.mark.parametrize("evidence, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_each_miss_gets_exactly_one_failure_kind(evidence: Evidence, expected: str | None) -> None:
+    kind = failure_kind(evidence)
+    assert kind == expected
+    assert kind is None or kind in FAILURE_KINDS
+
+
+def row(kg: str, f1: float, hits1: float, latency: float, failure_evidence: Evidence | None = None) -> Row:
+    e = failure_evidence or Evidence(f1=f1)
+    return Row(kg, f"{kg}-{f1}-{latency}", "s", "q?", ("x",), ("y",), e.program, e.gold_program, f1, hits1, latency,
+               e.alternatives, e.alternative_f1, e.linked_labels, e.searched, e.gold_matches_prediction,
+               e.unsupported, None, "c").classified()
+
+
+def test_a_kg_summary_counts_failures_per_kind() -> None:
+    rows = [row("w", 1.0, 1.0, 2.0), row("w", 0.0, 0.0, 4.0, Evidence(f1=0.0, searched=False)),
+            row("w", 0.5, 1.0, 3.0)]
+    s = summarise("w", rows)
+    assert (s.n, s.f1, s.hits1, s.median_latency_s) == (3, 50.0, pytest.approx(200 / 3), 3.0)
+    assert s.failures == {"unsupported": 0, "linking": 1, "gold-data": 0, "ranking": 0, "search": 1}
+
+
+def test_the_table_has_a_row_per_kg_and_a_macro_average() -> None:
+    zero = dict.fromkeys(FAILURE_KINDS, 0)
+    summaries = [KGSummary("big", 40, 90.0, 80.0, 2.5, {**zero, "search": 4}),
+                 KGSummary("small", 10, 50.0, 60.0, 1.25, {**zero, "linking": 2, "search": 1})]
+    rows = table_rows(summaries)
+    assert rows[0] == ("big", "40", "90.0", "80.0", "2.50", "0", "0", "0", "0", "4")
+    assert rows[1] == ("small", "10", "50.0", "60.0", "1.25", "0", "2", "0", "0", "1")
+    # macro: each KG counts once (70 = (90 + 50) / 2, not the n-weighted 82)
+    assert rows[2] == ("macro average", "50", "70.0", "70.0", "", "0", "2", "0", "0", "5")
+    assert all(len(r) == len(TABLE_HEADER) for r in rows)
+    text = markdown_table(TABLE_HEADER, rows).splitlines()
+    assert text[0] == "| KG | n | F1 | Hits@1 | median latency (s) | unsupported | linking | gold-data | ranking | search |"
+    assert text[1] == "|" + "---|" * 10
+    assert text[-1] == "| macro average | 50 | 70.0 | 70.0 |  | 0 | 2 | 0 | 0 | 5 |"
+    assert table_rows([]) == []
+
+
+def test_rows_round_trip_and_are_reclassified_on_load(tmp_path: Path) -> None:
+    r = row("w", 0.0, 0.0, 1.0, Evidence(f1=0.0, program="(JOIN (R a) \"b\")", alternatives=("(JOIN (R a) \"b\")",
+                                          "(JOIN (R c) \"b\")"), alternative_f1=(0.0, 1.0)))
+    stale = {**asdict(r), "failure": "search"}  # written by an older rule
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(stale) + "\n" + '{"torn', encoding="utf-8")
+    loaded = load_rows(path)
+    assert list(loaded) == [("w", r.id, "c")]
+    assert loaded[("w", r.id, "c")] == r and r.failure == "ranking"
+
+
+def test_quick_mode_defaults() -> None:
+    quick, full = parse_args(["--quick", "--no-report"]), parse_args([])
+    assert (quick.budget, full.budget, quick.report, full.report) == (24, 60, False, True)
+    assert parse_args(["--quick", "--budget", "5"]).budget == 5
+    from bench.kgs import SPECS
+
+    assert quick.sample_size(SPECS["worldcup"]) == 12 and full.sample_size(SPECS["worldcup"]) == 40
+    assert full.sample_size(SPECS["geography-demo"]) is None  # every supported row
+    assert parse_args(["--per-kg", "3"]).sample_size(SPECS["geography-demo"]) == 3
+
+
+@pytest.mark.skipif(not (KGS_DATA / "geography-demo" / "questions.jsonl").exists(), reason="needs ../shared/data")
+def test_geography_demo_rows_are_read_with_their_kind_and_gold_program() -> None:
+    questions = jsonl_questions("geography-demo")
+    unsupported = [q for q in questions if q.unsupported]
+    assert unsupported and all(q.gold_program is None and q.stratum == "unsupported" for q in unsupported)
+    supported = [q for q in questions if not q.unsupported]
+    assert all(q.gold_program for q in supported) and len({q.stratum for q in supported}) > 1
+    picked = stratified_sample(supported, lambda q: q.stratum, 14, seed=0)
+    assert set(Counter(q.stratum for q in picked).values()) == {2}  # 7 kinds, 2 each
+
+
+def test_the_report_section_has_the_kg_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bench.report
+
+    monkeypatch.setattr(bench.report, "BENCHMARKS", tmp_path / "BENCHMARKS.md")
+    monkeypatch.setattr(bench.report, "machine", lambda: "test machine")
+    rows = table_rows([KGSummary("w", 2, 50.0, 50.0, 1.0, dict.fromkeys(FAILURE_KINDS, 0))])
+    bench.report.append_section("Accuracy across KGs (quick)", rows, "notes", header=TABLE_HEADER)
+    text = (tmp_path / "BENCHMARKS.md").read_text(encoding="utf-8")
+    assert "## Accuracy across KGs (quick)\n" in text and "- machine: test machine" in text
+    assert markdown_table(TABLE_HEADER, rows) + "\n\nnotes\n" in text
+    # the three-column form the other scripts use is unchanged
+    bench.report.append_section("old", [("a", "b", "c")])
+    assert "| what | measured | target |\n|---|---|---|\n| a | b | c |\n" in (tmp_path / "BENCHMARKS.md").read_text()
