@@ -123,8 +123,8 @@ def fastest_cpu_dtype() -> torch.dtype:
     Which one wins depends on the CPU, not on torch: with native bf16 (AVX512-BF16, AMX) bf16 matmul ran
     ~3.5x faster than fp32 on earlier 2-core machines, but on an AMD EPYC with AVX2 only it ran ~8x slower
     (one (256 x 896) @ (896 x 4864) product, Qwen2.5-0.5B's MLP shape: 0.33 s against 0.04 s; scoring 10
-    candidates after a 5-exemplar prompt, one thread: 67.9 s against 11.6 s, /tmp-free script in the commit
-    that added this), which made a bootstrap batch of 8 programs take over 9 minutes. So the dtype follows a
+    candidates after a 5-exemplar prompt, one thread: 67.9 s against 11.6 s, as the commit that added this
+    says), which made a bootstrap batch of 8 programs take over 9 minutes. So the dtype follows a
     measurement. LLMConfig.dtype still overrides it.
     """
     x = torch.randn(64, 896)
