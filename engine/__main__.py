@@ -87,6 +87,7 @@ def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = Tru
     from engine.bootstrap.corpus import Corpus
     from engine.lm.embedder import Embedder
     from engine.lm.llm import LLM
+    from engine.scout import default_corpus_dir
 
     kg = KnowledgeGraph.open(args.kg, config)
     records = []
@@ -96,8 +97,14 @@ def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = Tru
             raise CorpusError(f"{args.corpus} holds no corpus (no manifest.json or records.jsonl)")
         corpus.check_fingerprint(kg.fingerprint)
         records = corpus.records()
-    else:
-        print("warning: no --corpus; questions are answered without exemplars", file=sys.stderr)
+    else:  # the corpus the app would use: the shipped one for the default KG, or one the app bootstrapped
+        corpus = Corpus(default_corpus_dir(args.kg, kg.fingerprint, config))
+        if corpus.exists():
+            corpus.check_fingerprint(kg.fingerprint)
+            records = corpus.records()
+            print(f"using the corpus in {corpus.folder} ({len(records):,} questions)", file=sys.stderr)
+        else:
+            print("warning: no --corpus; questions are answered without exemplars", file=sys.stderr)
     index = LabelIndex.build(kg.store, kg.schema, config.cache_dir)
     embedder = Embedder.load(config.embedder)
     llm = LLM.load(config.model)

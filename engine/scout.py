@@ -34,6 +34,14 @@ ASSETS = Path(__file__).resolve().parents[1] / "assets"
 DEFAULT_CORPUS = ASSETS / "geography-corpus"
 
 
+def default_corpus_dir(spec: str | None, fingerprint: str, config: ScoutConfig) -> Path:
+    """Where a KG's corpus lives unless one is named: the shipped corpus for the default KG, else the folder
+    the app bootstraps into (keyed by the KG's fingerprint). The CLI and the app look in the same place."""
+    if spec is None:
+        return DEFAULT_CORPUS
+    return Path(config.cache_dir) / "corpora" / _slug(fingerprint)
+
+
 class Scout:
     def __init__(self, config: ScoutConfig = ScoutConfig()):
         self.config = config
@@ -74,7 +82,7 @@ class Scout:
         """A file, an endpoint URL or None (the default geography KG with its prebuilt corpus)."""
         kg = KnowledgeGraph.open(spec, self.config)
         if corpus_dir is None:
-            corpus_dir = DEFAULT_CORPUS if spec is None else Path(self.config.cache_dir) / "corpora" / _slug(kg.fingerprint)
+            corpus_dir = default_corpus_dir(spec, kg.fingerprint, self.config)
         return KGSession(self, kg, Corpus(corpus_dir), name=Path(spec).name if spec else "World geography (default)")
 
 

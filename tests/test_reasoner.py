@@ -249,6 +249,28 @@ def test_cli_ask_and_evaluate(parts, tmp_path, monkeypatch, capsys) -> None:
 
 
 # ------------------------------------------------------------------ metrics
+def test_cli_without_corpus_uses_the_apps_corpus_of_that_kg(parts, tmp_path, monkeypatch, capsys) -> None:
+    """`ask` without --corpus answers with the corpus the app keeps for that KG (for the default KG: the shipped
+    one), not with no exemplars."""
+    from engine import __main__ as cli
+    from engine.scout import DEFAULT_CORPUS, default_corpus_dir
+
+    kg, index, records, llm, embedder, _ = parts
+    config = ScoutConfig(cache_dir=str(tmp_path / "cache"))  # its own app folders: other tests see no corpus
+    assert default_corpus_dir(None, "any", config) == DEFAULT_CORPUS
+    corpus = Corpus(default_corpus_dir(str(FIXTURES / "tiny_films.psv"), kg.fingerprint, config))
+    corpus.write_manifest(Manifest(kg.fingerprint, kg.store.info.location, "synthetic-test-data", {}))
+    for record in records[:5]:
+        corpus.append(record)
+    monkeypatch.setattr(LLM, "load", classmethod(lambda cls, *a, **k: llm))
+    monkeypatch.setattr(Embedder, "load", classmethod(lambda cls, *a, **k: embedder))
+    args = ["--kg", str(FIXTURES / "tiny_films.psv"), "--cache-dir", config.cache_dir]
+    assert cli.main(["ask", *args, "who directed alien?"]) == 0
+    captured = capsys.readouterr()
+    assert f"using the corpus in {corpus.folder} (5 questions)" in captured.err
+    assert json.loads(captured.out)["exemplars"]
+
+
 def test_scoring_metrics() -> None:
     assert normalise(" Ridley  SCOTT ") == "ridley scott"
     assert normalise("5.0") == normalise("+5") == "5" and normalise("2.50") == "2.5"
