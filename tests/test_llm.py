@@ -16,10 +16,18 @@ import os
 import threading
 
 import pytest
+import torch
 
 from engine.lm import models
 from engine.lm.llm import LLM, Beam, LLMConfig
-from engine.lm.models import ModelIntegrityError, ModelNotInstalledError, ModelSpec, Part
+from engine.lm.models import (
+    ModelIntegrityError,
+    ModelNotInstalledError,
+    ModelSpec,
+    Part,
+    fastest_cpu_dtype,
+    pick_device,
+)
 
 TINY = "smollm2-135m"
 PREFIX = (
@@ -43,7 +51,7 @@ def tiny32() -> LLM:
 
 @pytest.fixture(scope="module")
 def tiny() -> LLM:
-    return LLM.load(TINY)  # bf16, as the app runs it
+    return LLM.load(TINY, dtype="bfloat16")  # bf16, as the app runs it where the CPU multiplies bf16 faster
 
 
 # ------------------------------------------------------------------------------------------- scoring
@@ -73,6 +81,13 @@ def test_a_kept_head_changes_no_score(tiny32):
 def test_score_close_to_plain_in_bf16(tiny):
     assert tiny.model.dtype.is_floating_point and str(tiny.model.dtype) == "torch.bfloat16"
     assert tiny.score(PREFIX, CONTINUATIONS) == pytest.approx(tiny.score_plain(PREFIX, CONTINUATIONS), abs=0.1)
+
+
+def test_the_default_dtype_is_the_faster_one_on_this_cpu():
+    """Without a dtype, models load in whichever of bf16 and fp32 the probe measured faster here."""
+    assert fastest_cpu_dtype() in (torch.bfloat16, torch.float32)
+    if not torch.cuda.is_available():
+        assert pick_device() == (torch.device("cpu"), fastest_cpu_dtype())
 
 
 def test_correct_continuation_beats_nonsense(tiny):
