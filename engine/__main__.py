@@ -105,8 +105,8 @@ def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = Tru
             print(f"using the corpus in {corpus.folder} ({len(records):,} questions)", file=sys.stderr)
         else:
             print("warning: no --corpus; questions are answered without exemplars", file=sys.stderr)
-    index = LabelIndex.build(kg.store, kg.schema, config.cache_dir)
     embedder = Embedder.load(config.embedder)
+    index = LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder)
     llm = LLM.load(config.model)
     return Reasoner(kg, records, llm, embedder, index, config, memoize=memoize)
 

@@ -109,7 +109,8 @@ class KGSession:
             if self._labels is None:
                 from engine.answer.linker import LabelIndex
 
-                self._labels = LabelIndex.build(self.kg.store, self.kg.schema, self.scout.config.cache_dir)
+                self._labels = LabelIndex.build(self.kg.store, self.kg.schema, self.scout.config.cache_dir,
+                                                self.scout.embedder())
             return self._labels
 
     def reasoner(self):
@@ -139,8 +140,9 @@ class KGSession:
         "what else did he direct?" is answered as "what else did [Ridley Scott] direct?"; the
         result's `question` then holds that reading."""
         if previous is not None:
-            names_an_entity = lambda text: bool(self.label_index().link(text).entity_mentions())  # noqa: E731
-            question = followup.rewrite(question, previous, names_an_entity) or question
+            index = self.label_index()
+            names_an_entity = lambda text: bool(index.link(text).entity_mentions())  # noqa: E731
+            question = followup.rewrite(question, previous, names_an_entity, index.class_words) or question
         return self.reasoner().answer(question, on_progress=on_progress)
 
     @staticmethod

@@ -9,6 +9,7 @@ never imports the UI. Read by `ast`, so nothing is imported to check it.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,36 @@ def test_the_readme_layout_names_every_module():
         if path.name in ("__init__.py", "__main__.py"):
             continue
         assert f"`{path.name}`" in layout or f"`engine/{path.name}`" in layout, f"README's layout lacks {path.name}"
+
+
+# Words of particular domains (films, people in films, geography). The engine may use them in prose and in
+# a prompt's worked example, but never as a list of words to match: those come from a KG's own schema.
+DOMAIN_WORDS = frozenset(
+    "film films movie movies actor actors actress actresses director directors screenwriter screenwriters "
+    "costar costarred country countries city cities nation nations town towns capital capitals".split()
+)
+
+
+def _word_lists(path: Path):
+    """(line, domain words) for each assignment whose string constants name two or more domain words."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+            continue
+        words = set()
+        for const in ast.walk(node):
+            if isinstance(const, ast.Constant) and isinstance(const.value, str):
+                words |= DOMAIN_WORDS & set(re.findall(r"[a-z]+", const.value.lower()))
+        if len(words) >= 2:
+            yield node.lineno, sorted(words)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ENGINE)))
+def test_the_engine_holds_no_domain_word_list(path: Path):
+    assert list(_word_lists(path)) == [], f"{path.name} matches words of one domain; derive them from the schema"
+
+
+def test_the_domain_word_check_sees_a_word_list(tmp_path: Path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('_NOUNS = ("one", "movie", "film")\nDOC = "the country"\n')
+    assert list(_word_lists(sample)) == [(1, ["film", "movie"])]

@@ -70,10 +70,10 @@ def parts(tmp_path_factory):
     cache = tmp_path_factory.mktemp("reasoner")
     config = ScoutConfig(cache_dir=str(cache))
     kg = KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), config)
-    index = LabelIndex.build(kg.store, kg.schema, cache)
+    embedder = Embedder.load()
+    index = LabelIndex.build(kg.store, kg.schema, cache, embedder)
     records = synthetic_records(kg, 40)
     llm = LLM.load("qwen2.5-coder-0.5b")
-    embedder = Embedder.load()
     yield kg, index, records, llm, embedder, config
     kg.close()
 

@@ -1,6 +1,7 @@
 """Answering a question (BYOKG step 3), one stage per module, in the order they run:
 
-    linker     the entities, literals and class words a question names
+    linker     the entities, literals and class words a question names (words, labels, mentions,
+               synonyms: the words of a schema, read by embedding)
     question   what the question asks for (a class, a count, things sharing something)
     retrieve   exemplars: the nearest corpus questions
     candidates enumeration: the programs one step may build, one rule per operator

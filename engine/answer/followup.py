@@ -16,16 +16,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
 # Words that stand for something said before. Possessives become "[X]'s".
 _SUBJECT_OBJECT = ("he", "she", "him", "her", "it", "they", "them")
 _POSSESSIVE = ("his", "its", "their", "hers")
-_DEMONSTRATIVE = r"(?:that|this) (?:one|movie|film|book|person|place|country|city|team|band|album|thing)"
-_ANAPHOR = re.compile(
-    rf"\b(?:(?P<possessive>{'|'.join(_POSSESSIVE)})|(?P<plain>{'|'.join(_SUBJECT_OBJECT)}|{_DEMONSTRATIVE}))\b",
-    re.IGNORECASE,
-)
+# "that one", "this person": language-level nouns; the KG adds its own class words ("that movie").
+_DEMONSTRATIVE_NOUNS = ("one", "person", "place", "thing")
+
+
+def _anaphor(class_words: Iterable[str] = ()) -> re.Pattern:
+    nouns = sorted({*_DEMONSTRATIVE_NOUNS, *(w for w in class_words if w.isalpha())}, key=lambda w: (-len(w), w))
+    demonstrative = rf"(?:that|this) (?:{'|'.join(map(re.escape, nouns))})"
+    return re.compile(
+        rf"\b(?:(?P<possessive>{'|'.join(_POSSESSIVE)})|(?P<plain>{'|'.join(_SUBJECT_OBJECT)}|{demonstrative}))\b",
+        re.IGNORECASE,
+    )
 
 
 @dataclass(frozen=True)
@@ -43,15 +49,14 @@ def referent(turn: Turn) -> str | None:
     return turn.topic_entities[0] if turn.topic_entities else None
 
 
-def has_anaphor(question: str) -> bool:
-    return _ANAPHOR.search(question) is not None
-
-
-def rewrite(question: str, previous: Turn | None, names_an_entity: Callable[[str], bool]) -> str | None:
-    """The follow-up read as a standalone question, or None when it is not a follow-up."""
-    if previous is None or not has_anaphor(question):
+def rewrite(question: str, previous: Turn | None, names_an_entity: Callable[[str], bool],
+            class_words: Iterable[str] = ()) -> str | None:
+    """The follow-up read as a standalone question, or None when it is not a follow-up. `class_words`: the
+    KG's words for its classes, so that "that movie" refers back where the KG has movies."""
+    anaphor = _anaphor(class_words)
+    if previous is None or not anaphor.search(question):
         return None
-    if names_an_entity(_ANAPHOR.sub(" ", question)):  # blanked first: there are movies called "Her" and "It"
+    if names_an_entity(anaphor.sub(" ", question)):  # blanked first: there are movies called "Her" and "It"
         return None
     label = referent(previous)
     if not label:
@@ -61,4 +66,4 @@ def rewrite(question: str, previous: Turn | None, names_an_entity: Callable[[str
     def substitute(match: re.Match) -> str:
         return f"[{label}]'s" if match.group("possessive") else f"[{label}]"
 
-    return _ANAPHOR.sub(substitute, question, count=1)
+    return anaphor.sub(substitute, question, count=1)

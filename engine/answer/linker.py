@@ -16,17 +16,13 @@ How a question is linked (`LabelIndex.link`):
   Levenshtein distance on the normalised form) 0.5-0.8.
 * Longer spans win over the shorter spans they overlap ("blade runner" beats
   "blade"); at equal length the better score wins.
-* Spans made only of stop words, question words ("movies", "direct", "starred")
-  or words of the schema are not linked to entities unless they are capitalised
-  mid-sentence, so "what movies did ridley scott direct" links neither "movies"
-  nor "direct" to the MoviesKG tags of those names. Words of one or two letters
-  are never linked on their own. Fuzzy matching only tries spans of five or more
-  letters that start and end with a content word, and a single word only when it
-  is no word of any label (a typo, not a different word).
+* Spans made only of stop words or schema words ("movies", "direct", "films" for a class `movie`)
+  are not linked to entities unless capitalised mid-sentence; nor are words of one or two letters.
+  Fuzzy matching only tries spans of five or more letters that start and end with a content word,
+  and a single word only when it is no word of any label (a typo, not a different word).
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
-* Class words (names and labels of schema classes, their plurals, and a small
-  synonym table: film/movie, people/person, nation/country, town/city) become
-  class mentions.
+* Class words (names and labels of schema classes, their plurals, and with an embedder the
+  words that mean one: engine.answer.synonyms) become class mentions.
 * Text in square brackets (`what did [Ridley Scott] direct`) is a mention as given:
   exact label, then normalised, then fuzzy; nothing else is tried for it, and
   when nothing matches it stays a mention without candidates.
@@ -52,6 +48,8 @@ from kg_adapters.schema import Schema
 
 from .labels import LabelData, cache_name, read_labels
 from .mentions import Candidate, Linking, Mention, literal_candidate
+from .retrieve import TextEmbedder
+from .synonyms import SchemaSynonyms, mark_schema_words
 from .words import (
     ARTICLES,
     STOP,
@@ -83,8 +81,9 @@ _BRACKET = re.compile(r"\[([^\[\]]+)\]")
 
 
 class LabelIndex:
-    def __init__(self, data: LabelData, schema: Schema):
+    def __init__(self, data: LabelData, schema: Schema, embedder: TextEmbedder | None = None):
         self._d = data
+        self.synonyms = SchemaSynonyms(schema, embedder) if embedder is not None else None
         self.class_words = class_words(schema)  # normalised word(s) -> class names
         self.stop = frozenset(STOP | schema_words(schema) | set(self.class_words))
         self._entity_of_iri = {iri: i for i, iri in enumerate(data.iris)}
@@ -104,15 +103,17 @@ class LabelIndex:
 
     # ------------------------------------------------------------ building
     @classmethod
-    def build(cls, store: KGStore, schema: Schema, cache_dir: str | Path) -> "LabelIndex":
-        """Read (or load from cache_dir/labels) every label and entity class of the KG."""
+    def build(cls, store: KGStore, schema: Schema, cache_dir: str | Path,
+              embedder: TextEmbedder | None = None) -> "LabelIndex":
+        """Read (or load from cache_dir/labels) every label and entity class of the KG. With an `embedder`,
+        words the schema does not spell but means ("films" for `movie`) count as schema words."""
         path = Path(cache_dir) / "labels" / f"{cache_name(store, schema)}.pkl"
         if path.is_file():
             try:
                 with path.open("rb") as fh:
                     data = pickle.load(fh)
                 if isinstance(data, LabelData):
-                    return cls(data, schema)
+                    return cls(data, schema, embedder)
             except Exception as err:  # noqa: BLE001 - a broken cache is rebuilt, never fatal
                 log.warning("label index cache %s unreadable (%s); rebuilding", path, err)
         started = time.perf_counter()
@@ -124,7 +125,7 @@ class LabelIndex:
         tmp.replace(path)
         log.info("label index: %d labels of %d entities in %.1f s", len(data.labels), len(data.iris),
                  time.perf_counter() - started)
-        return cls(data, schema)
+        return cls(data, schema, embedder)
 
     # ------------------------------------------------------------ queries
     def __len__(self) -> int:
@@ -196,6 +197,8 @@ class LabelIndex:
             taken.append((m.start(), m.end()))
 
         ctx = QuestionTokens.of(question, taken, self.stop, top_k)
+        if self.synonyms is not None:
+            mark_schema_words(ctx, self.synonyms, lambda word, written: self._exact(word, written, top_k, ctx.case_matters))
         n = len(ctx.toks)
         stop, capital, folded = ctx.stop, ctx.capital, ctx.folded
         spans: list[tuple[int, float, int, int, int, list[Candidate]]] = []  # (ntok, score, loose, i, j, cands)
@@ -251,6 +254,8 @@ class LabelIndex:
         literal = literal_candidate(surface) if ntok == 1 else None  # a number or a date
         words = self.class_words
         class_names = words.get(key) or (words.get(key.replace(" ", "")) if ntok > 1 else None) or ()
+        if not class_names and key in ctx.synonym_classes:  # "films" for the class movie
+            class_names = (ctx.synonym_classes[key],)
         class_cands = [
             Candidate("class", name, None, SCORE_CLASS if not any_capital else SCORE_NORMALISED) for name in class_names
         ]

@@ -16,30 +16,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lemminflect import getAllInflections, getLemma
+
 from engine.programs.sexpr import Entity, Literal, Node
-from kg_adapters.schema import Schema
+from kg_adapters.schema import Schema, object_noun
 
 from .linker import Candidate, LabelIndex, Linking
+from .words import PERSON_WORDS, word_forms
 
 ENTITIES_PER_MENTION = 2
 _COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
 # The wh-word of an asked class: "which languages", "what are the films that ...". Not "what sort of film":
 # that asks a genre.
 _WH_BEFORE = re.compile(r"\b(which|what)\s+((is|are|was|were)\s+)?(the\s+)?$", re.IGNORECASE)
-_PERSON_WORDS = frozenset(
-    "person people human actor actress director writer screenwriter author artist musician player politician "
-    "scientist character creator performer composer singer producer".split()
-)
 # "who ...", and a wh-word before a word for a person ("which actors", "what screenwriter") ask for a person:
-# without it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors.
-_WHO = re.compile(
-    r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$|\b(which|what) (person|people|(" + "|".join(sorted(_PERSON_WORDS))
-    + r")(e?s)?)\b", re.IGNORECASE,
-)
+# without it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors. The words
+# for a person are language-level (PERSON_WORDS) plus the KG's own: what the objects of relations into a
+# class of persons are called (starred_actors -> actor, directed_by -> director).
+_WHO_WORD = re.compile(r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$", re.IGNORECASE)
 # Words that ask for things sharing something with the topic ("who co-wrote films with X", "films with the same
-# director as X"): then a program ending where it started is the reading asked for, not a step back.
-_SAME = re.compile(r"\b(co-\w+|costar\w*|cowrit\w*|coauthor\w*|together|same|shares?|shared|sharing|also|other)\b",
-                   re.IGNORECASE)
+# director as X"): then a program ending where it started is the reading asked for, not a step back. "co" may
+# also be glued to a verb of the schema ("cowrote", "costarred": `_co_verbs`).
+_SAME = re.compile(r"\b(co-\w+|together|same|shares?|shared|sharing|also|other)\b", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 
 
@@ -79,9 +77,9 @@ class QuestionReader:
         self.schema, self.index = schema, index
         # what "when" and "who" ask for
         self._time_classes = frozenset(c.name for c in schema.classes if c.kind in ("year", "date"))
-        self._person_classes = frozenset(
-            c.name for c in schema.classes if _PERSON_WORDS & set(re.findall(r"[a-z]+", c.label.lower()))
-        )
+        self._person_classes = frozenset(c.name for c in schema.classes if not c.is_literal and _names_people(c.label))
+        self._which_person = _which(PERSON_WORDS | self._role_nouns())
+        self._co_verb = _co_verbs(schema)
 
     def read(self, text: str) -> Question:
         linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
@@ -94,7 +92,7 @@ class QuestionReader:
             anchors=anchors,
             classes=tuple(c for c in linking.classes if self.schema.class_(c) is not None),
             asks_count=_COUNT_WORDS.search(text) is not None,
-            asks_same=_SAME.search(anonymised) is not None,  # titles, anonymised away, never count
+            asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised)),  # titles never count
             asked_types=self._asked_types(text, linking),
             words={a.node: a.word for a in anchors},
         )
@@ -114,9 +112,51 @@ class QuestionReader:
             asked |= {c.label for c in mention.candidates if c.kind == "class" and self.schema.class_(c.label)}
         if _WHEN.search(text):
             asked |= self._time_classes
-        if _WHO.search(text):
+        if _WHO_WORD.search(text) or self._which_person.search(text):
             asked |= self._person_classes
         return frozenset(asked)
+
+
+    def _role_nouns(self) -> set[str]:
+        """What the KG calls its persons by role: the object nouns of relations into a class of persons."""
+        nouns = set()
+        for rel in self.schema.relations:
+            if set(rel.range) & self._person_classes:
+                nouns |= set(object_noun(rel.name).split()[-1:])
+        return nouns
+
+
+def _names_people(label: str) -> bool:
+    """A class label that names people: a word for a person ("person", "people"), or an agent noun, a verb
+    plus -er/-or ("actor", "director", "player"). Morphology, not a word list: it also takes "computer" or
+    "folder", which only matters for who-questions."""
+    words = re.findall(r"[a-z]+", label.lower())
+    if not words:
+        return False
+    if PERSON_WORDS & set(words):
+        return True
+    noun = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
+    if len(noun) < 5 or not noun.endswith(("er", "or")):
+        return False
+    stem = noun[:-2]
+    return any(getAllInflections(verb, upos="VERB") for verb in (stem, stem + "e"))
+
+
+def _which(nouns: set[str]) -> re.Pattern:
+    """ "which <noun>" / "what <noun>", the noun in the singular or plural."""
+    alternatives = "|".join(sorted(map(re.escape, nouns))) or "(?!)"
+    return re.compile(rf"\b(which|what) ({alternatives})(e?s)?\b", re.IGNORECASE)
+
+
+def _co_verbs(schema: Schema) -> re.Pattern:
+    """ "co" glued to a verb of the schema's relation labels: "cowrote", "costarred", "codirected"."""
+    forms = set()
+    for rel in schema.relations:
+        for token in re.findall(r"[a-z]+", rel.label.lower()):
+            if len(token) > 2:
+                forms |= word_forms(token)
+    alternatives = "|".join(sorted(map(re.escape, forms))) or "(?!)"
+    return re.compile(rf"\bco({alternatives})\b", re.IGNORECASE)
 
 
 def _anchors(linking: Linking):

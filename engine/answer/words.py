@@ -1,9 +1,9 @@
 """Words: how labels and questions are cut and folded, and which words are not names.
 
 `normalise` is the lookup key of every label and span: case-folded, accents stripped, apostrophes
-dropped, other punctuation a space, "&" read as "and". Stop words and the words of the schema (class
-and relation labels with their inflections) are never linked to entities on their own; class words
-(class names and labels, their plurals, a few synonyms) become class mentions.
+dropped, other punctuation a space, "&" read as "and". Stop words (language-level only) and the words
+of the schema (class and relation labels with their inflections) are never linked to entities on their
+own; class words (class names and labels, their plurals) become class mentions.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from lemminflect import getAllInflections, getInflection, getLemma
 
 from kg_adapters.schema import Schema
 
@@ -42,6 +44,9 @@ def surface(text: str) -> str:
     return " ".join(m.group() for m in tokens(text))
 
 
+# Language-level words only: function words, wh-words, question verbs and generic nouns. Words of a KG's
+# own domain ("films", "directed", "capital") come from its schema (`schema_words`, `class_words`) and its
+# synonyms from the embedder (`engine.answer.synonyms`); tests/test_layout.py fails on a domain word list.
 STOP = frozenset(
     """
     a an the of in on at to for from by with without about as into onto than and or nor but not no yes
@@ -52,32 +57,23 @@ STOP = frozenset(
     more most other others another same such only also just very too so then if else both either
     neither up down out over under after before between during again ever since until while
     give show list tell name names find get please let know want like
-    movie movies film films picture pictures flick flicks
-    actor actors actress actresses act acts acted acting star stars starred starring appear appears
-    appeared appearing feature features featured featuring cast casts casting role roles play plays
-    played playing direct directs directed directing director directors write writes wrote written
-    writing writer writers screenwriter screenwriters screenplay screenplays produce produced producer
-    release releases released releasing year years date dates genre genres language languages
-    tag tags tagged describe describes described describing description descriptions word words topic
-    topics theme themes subject subjects type types kind kinds sort sorts category categories
+    year years date dates describe describes described describing description descriptions word words
+    topic topics theme themes subject subjects type types kind kinds sort sorts category categories
     person persons people someone somebody anyone thing things main primary total number count
-    often time times first last latest earliest newest oldest same together share shared sharing
-    also made make makes making come came comes belong belongs belonged associated related
-    rating ratings rated vote votes popular famous known good bad new old great best worst top
-    story stories script scripts creator creators fall falls world whole entire
+    often time times first last latest earliest newest oldest together share shared sharing
+    made make makes making come came comes belong belongs belonged associated related appear appears
+    appeared appearing feature features featured featuring known popular famous good bad new old great
+    best worst top whole entire fall falls world
     """.split()
 )
 ARTICLES = frozenset({"the", "a", "an"})
-_SYNONYMS = {
-    "movie": ("film", "picture", "flick"),
-    "film": ("movie", "picture"),
-    "person": ("people", "persons"),
-    "country": ("nation", "state"),
-    "city": ("town",),
-}
+PERSON_WORDS = frozenset({"person", "persons", "people", "human", "humans", "someone", "somebody"})
 
 
 def _plural(word: str) -> str:
+    forms = getInflection(word, "NNS")
+    if forms:
+        return forms[0]
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
     if word.endswith(("s", "x", "z", "ch", "sh")):
@@ -85,15 +81,24 @@ def _plural(word: str) -> str:
     return word + "s"
 
 
-def _word_forms(word: str) -> set[str]:
-    """A schema word and its plain inflections: directed -> direct, directs, director, directing."""
+def word_forms(word: str) -> set[str]:
+    """A schema word and its inflections, by lemminflect: written -> write, writes, wrote, writing, writer.
+
+    Agent nouns (director, writer) are not inflections, so each verb lemma also gives lemma + "er"/"r"/"or"
+    where the result is a word lemminflect knows as a noun."""
     forms = {word, _plural(word)}
-    if word.endswith("ed") and len(word) > 4:
-        stem = word[:-2]
-        forms |= {stem, stem + "s", stem + "or", stem + "er", stem + "ing", stem + "e", stem + "es"}
+    for pos in ("VERB", "NOUN"):
+        for lemma in getLemma(word, upos=pos):
+            forms.add(lemma)
+            forms |= {f for fs in getAllInflections(lemma).values() for f in fs}
+            if pos == "VERB":
+                stem = lemma[:-1] if lemma.endswith("e") else lemma
+                for agent in {lemma + "r", stem + "er", stem + "or"}:
+                    if getAllInflections(agent, upos="NOUN"):
+                        forms |= {agent, _plural(agent)}
     if word.endswith("s") and len(word) > 3:
         forms.add(word[:-1])
-    return forms
+    return {f.lower() for f in forms}
 
 
 def schema_words(schema: Schema) -> set[str]:
@@ -105,17 +110,17 @@ def schema_words(schema: Schema) -> set[str]:
         for text in texts:
             for token in normalise(text).split():
                 if len(token) > 1 and not token.isdigit():
-                    words |= _word_forms(token)
+                    words |= word_forms(token)
     return words
 
 
 def class_words(schema: Schema) -> dict[str, list[str]]:
-    """Words naming each class: its name and label, their plurals and a few synonyms."""
+    """Words naming each class: its name and label and their plurals (synonyms: engine.answer.synonyms)."""
     class_words: dict[str, list[str]] = defaultdict(list)
     for info in schema.classes:
         bases = {normalise(info.name.replace("_", " ")), normalise(info.label)} - {""}
-        for base in list(bases):
-            bases |= {normalise(s) for s in _SYNONYMS.get(base, ())}
+        if bases & PERSON_WORDS:
+            bases |= PERSON_WORDS  # "people" and "someone" name a class of persons: language, not domain
         for base in bases:
             words = base.split()
             for form in {base, " ".join(words[:-1] + [_plural(words[-1])])}:
@@ -136,6 +141,7 @@ class QuestionTokens:
     last_ends: bool  # nothing but punctuation follows the last token (no bracketed mention after it)
     case_matters: bool  # the question's capitals tell names from words
     top_k: int
+    synonym_classes: dict[str, str] = field(default_factory=dict)  # "films" -> movie (engine.answer.synonyms)
 
     @classmethod
     def of(cls, question: str, taken: list[tuple[int, int]], stop_words: frozenset[str], top_k: int) -> "QuestionTokens":

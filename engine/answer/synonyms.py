@@ -1,0 +1,95 @@
+"""Words a question uses for the schema that the schema does not spell: "films" for a class `movie`,
+"cast" for a relation `starred_actors`, "nation" for a class `country`.
+
+No KG lists its synonyms, and a word list would fit one domain. The sentence embedder knows them: a
+lowercase word whose embedding lies within SYNONYM_MIN_COSINE of a class label or of a relation's
+label or object noun is read as naming that class or relation. An entity of the same name still
+wins where it is of a class the word names ("europe" near `continent` is the continent Europe), so
+the word only stops being an entity name when its same-named entities are of another kind ("film",
+a tag in MoviesKG, near the class `movie`).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from kg_adapters.schema import Schema, object_noun
+
+from .mentions import Candidate
+from .retrieve import TextEmbedder
+from .words import QuestionTokens
+
+# MiniLM cosines of question words to the nearest label of the MoviesKG, geography and WorldCup schemas:
+# synonyms film 0.84, movies 0.81, nation 0.77, town 0.77, screenwriter 0.74, cast 0.74, films 0.73,
+# actress 0.71; entities and other words below: europe 0.68 (continent), spanish 0.68 (language), comedy
+# 0.61, french 0.59, paris 0.57, drama 0.48. The instance check above guards the near misses.
+SYNONYM_MIN_COSINE = 0.7
+_CACHE_LIMIT = 20_000
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What a word names: a class (`class_name`), or a relation; `classes`: the classes it touches."""
+
+    text: str  # the schema text it is nearest to
+    class_name: str | None
+    classes: frozenset[str]
+
+
+class SchemaSynonyms:
+    def __init__(self, schema: Schema, embedder: TextEmbedder, min_cosine: float = SYNONYM_MIN_COSINE):
+        self.embedder, self.min_cosine = embedder, min_cosine
+        self._targets: list[Meaning] = []
+        for info in schema.classes:
+            if info.is_literal:
+                continue
+            for text in {info.label, info.name.replace("_", " ")}:
+                self._targets.append(Meaning(text.lower(), info.name, frozenset({info.name})))
+        for rel in schema.relations:
+            touched = frozenset(rel.domain) | frozenset(rel.range)
+            for text in {rel.label, object_noun(rel.name)}:
+                self._targets.append(Meaning(text.lower(), None, touched))
+        texts = [t.text for t in self._targets]
+        self._matrix = np.asarray(embedder.encode(texts), dtype=np.float32) if texts else np.zeros((0, 1))
+        self._known: dict[str, Meaning | None] = {}
+        self._lock = threading.Lock()
+
+    def meanings(self, words: list[str]) -> dict[str, Meaning | None]:
+        """What each word names (a class or a relation), or None where it is near nothing of the schema;
+        words not seen before are embedded in one batch."""
+        with self._lock:
+            todo = [w for w in dict.fromkeys(words) if w not in self._known]
+        found: dict[str, Meaning | None] = {}
+        if todo and self._targets:
+            sims = np.asarray(self.embedder.encode(todo), dtype=np.float32) @ self._matrix.T  # (words, targets)
+            for word, row in zip(todo, sims):
+                best = int(np.argmax(row))
+                found[word] = self._targets[best] if row[best] >= self.min_cosine else None
+        with self._lock:
+            if len(self._known) > _CACHE_LIMIT:
+                self._known.clear()
+            self._known.update(found)
+            return {w: self._known.get(w) for w in words}
+
+
+def mark_schema_words(ctx: QuestionTokens, synonyms: SchemaSynonyms,
+                      same_named: Callable[[str, str], list[Candidate]]) -> None:
+    """Mark the question's lowercase words that name a class or relation as schema words (stop words for
+    entity linking; a class's word also becomes a class mention), unless an entity of that name is of a
+    class the word names. `same_named(folded, as written)`: the entities labelled so."""
+    todo = [k for k, word in enumerate(ctx.folded)
+            if not ctx.stop[k] and not ctx.capital[k] and word.isalpha() and len(word) >= 3]
+    meanings = synonyms.meanings([ctx.folded[k] for k in todo])
+    for k in todo:
+        word, meaning = ctx.folded[k], meanings[ctx.folded[k]]
+        if meaning is None:
+            continue
+        if any(meaning.classes & set(e.classes) for e in same_named(word, ctx.toks[k].group())):
+            continue  # "europe" near `continent` is the continent Europe
+        ctx.stop[k] = True
+        if meaning.class_name:
+            ctx.synonym_classes[word] = meaning.class_name
