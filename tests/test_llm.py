@@ -176,7 +176,7 @@ def test_chat_prompt_ends_at_assistant_turn(tiny):
 
 
 def test_loads_from_a_local_directory(tiny):
-    local = LLM.load(models.resolve(TINY))  # the saved bf16 copy, as a plain path
+    local = LLM.load(models.resolve(TINY), dtype="bfloat16")  # the saved bf16 copy, as a plain path
     assert local.score("The capital of France is", [" Paris", " banana"]) == pytest.approx(
         tiny.score("The capital of France is", [" Paris", " banana"]), abs=1e-6
     )
