@@ -19,8 +19,8 @@ from bench.metaqa_data import MOVIEKG
 from bench.report import append_section
 from engine.bootstrap.build import Progress, bootstrap
 from engine.config import ScoutConfig
-from engine.programs.kg import KnowledgeGraph
 from engine.lm.llm import LLM
+from engine.programs.kg import KnowledgeGraph
 
 DEFAULT_OUT = Path.home() / ".cache" / "kgscout" / "bench" / "moviekg-corpus"
 

@@ -16,10 +16,18 @@ from collections import Counter
 
 from bench.metaqa_data import MOVIEKG, gold_program, load_questions
 from bench.report import append_section
-from engine.config import ScoutConfig
 from engine.bootstrap.explorer import ExploreConfig, Explorer
+from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
-from engine.programs.sexpr import Class, Entity, Literal, Node, parse, to_text, transform
+from engine.programs.sexpr import (
+    Class,
+    Entity,
+    Literal,
+    Node,
+    parse,
+    to_text,
+    transform,
+)
 
 
 def template(program: Node) -> str:

@@ -39,13 +39,13 @@ from bench.bootstrap import DEFAULT_OUT
 from bench.coverage import template
 from bench.metaqa_data import MOVIEKG, MetaQAQuestion, gold_program, load_questions
 from bench.report import append_section
-from engine.bootstrap.build import bootstrap
-from engine.config import ScoutConfig
-from engine.bootstrap.corpus import Corpus
-from engine.answer.reasoner import REASONER_VERSION
 from engine.answer.metrics import percentile, score
-from engine.scout import Scout
+from engine.answer.reasoner import REASONER_VERSION
+from engine.bootstrap.build import bootstrap
+from engine.bootstrap.corpus import Corpus
+from engine.config import ScoutConfig
 from engine.programs.sexpr import parse
+from engine.scout import Scout
 
 # one file per reasoner version: a resumed run never mixes answers of two versions
 DEFAULT_RESULTS = Path.home() / ".cache" / "kgscout" / "bench" / f"metaqa-results-v{REASONER_VERSION}.jsonl"

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 from bench.metaqa_data import MOVIEKG
-from engine.config import ScoutConfig
 from engine.bootstrap.explorer import Explorer
-from engine.programs.kg import KnowledgeGraph
-from engine.lm.llm import LLM
 from engine.bootstrap.qgen import QuestionGenerator
+from engine.config import ScoutConfig
+from engine.lm.llm import LLM
+from engine.programs.kg import KnowledgeGraph
 
 OUT = Path(__file__).with_name("qgen_sample.md")
 
