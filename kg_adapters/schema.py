@@ -7,6 +7,13 @@ objects); roles filled by largely the same entities are merged into one class, s
 the objects of `directed_by`, `written_by` and `starred_actors` become one class of
 people. Literal roles become datatype classes (year, integer, decimal, date, text).
 
+Some KGs store every edge in both directions (`plays_in_club` and
+`plays_in_club_inverse`). Such a *mirror* adds no fact, yet it doubled every search
+and split the exemplars between two spellings of one reading. A relation whose triples
+are (nearly) all another's reversed is kept apart in `Schema.mirrors`: programs that
+name it still validate and run, but the engine explores and enumerates only the
+primary relation (and reads it backwards with `R`).
+
 Everything is computed through `KGStore.select`, so an endpoint is described the
 same way as the embedded store; role samples are capped so a large endpoint stays
 affordable.
@@ -37,9 +44,10 @@ from .base import (
     Term,
 )
 from .naming import class_iri, local_name
+from .readable import names_people, object_noun, relation_label, reverse_label, subject_noun, words
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 2  # bump when reading or induction changes, so cached schemas are rebuilt
+SCHEMA_VERSION = 3  # bump when reading or induction changes, so cached schemas are rebuilt
 
 
 @dataclass(frozen=True)
@@ -77,18 +85,20 @@ class RelationInfo:
     domain: tuple[str, ...] = ()  # class names; several where rdfs:domain lists several
     range: tuple[str, ...] = ()
     count: int = 0
+    mirror_of: str = ""  # for a mirror: the name of the relation whose triples it holds reversed
 
 
 @dataclass(frozen=True)
 class Schema:
     classes: tuple[ClassInfo, ...]
-    relations: tuple[RelationInfo, ...]
+    relations: tuple[RelationInfo, ...]  # the relations the engine reasons over
     induced: bool = False
+    mirrors: tuple[RelationInfo, ...] = ()  # reversed copies of relations above; found by name only
     _by_name: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         index: dict[str, ClassInfo | RelationInfo] = {}
-        for item in (*self.classes, *self.relations):
+        for item in (*self.classes, *self.relations, *self.mirrors):
             index.setdefault(item.name, item)
             index.setdefault(item.iri, item)
         self._by_name.update(index)
@@ -116,6 +126,7 @@ class Schema:
                 "induced": self.induced,
                 "classes": [asdict(c) for c in self.classes],
                 "relations": [asdict(r) for r in self.relations],
+                "mirrors": [asdict(r) for r in self.mirrors],
             },
             indent=1,
         )
@@ -126,10 +137,11 @@ class Schema:
         classes = tuple(
             ClassInfo(**{**c, "roles": tuple(Role(**r) for r in c["roles"])}) for c in data["classes"]
         )
-        relations = tuple(
-            RelationInfo(**{**r, "domain": tuple(r["domain"]), "range": tuple(r["range"])}) for r in data["relations"]
+        relations, mirrors = (
+            tuple(RelationInfo(**{**r, "domain": tuple(r["domain"]), "range": tuple(r["range"])}) for r in data[key])
+            for key in ("relations", "mirrors")
         )
-        return cls(classes, relations, data["induced"])
+        return cls(classes, relations, data["induced"], mirrors)
 
     def describe(self) -> str:
         """A plain-text listing, for the CLI and for LLM prompts."""
@@ -145,10 +157,18 @@ class Schema:
                 f"  {'|'.join(r.domain) or '?'} -> {r.name} -> {'|'.join(r.range) or '?'}    "
                 f'"{r.label}" / reverse "{r.reverse_label}", {r.count} triples'
             )
+        if self.mirrors:
+            lines.append("Mirrors (the same triples reversed; read as (R relation)):")
+            lines += [f"  {m.name} = (R {m.mirror_of})" for m in sorted(self.mirrors, key=lambda m: m.name)]
         return "\n".join(lines)
 
 
 # ====================================================================== reading
+# Share of the larger relation's triples that the reversed other must hold for the two to be mirrors.
+# WorldCup2014 stores four relations twice, at 100%; no pair of PathQuestion's 411 relations passes 10%.
+MIRROR_SHARE = 0.95
+
+
 @dataclass(frozen=True)
 class InductionConfig:
     sample: int = 50_000  # distinct fillers fetched per role
@@ -212,7 +232,10 @@ def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]
             description=" ".join(edit.description.split()) if edit.description is not None else item.description,
         )
 
-    return Schema(tuple(map(edited, schema.classes)), tuple(map(edited, schema.relations)), schema.induced)
+    return Schema(
+        tuple(map(edited, schema.classes)), tuple(map(edited, schema.relations)), schema.induced,
+        tuple(map(edited, schema.mirrors)),
+    )
 
 
 def edits_path(cache_dir: str | Path, fingerprint: str) -> Path:
@@ -250,6 +273,8 @@ class _SchemaReader:
 
     def read(self) -> Schema:
         relations = self._relations()
+        mirrors = self._mirrors(relations)
+        relations = {p: n for p, n in relations.items() if p not in mirrors}
         types = self._declared_types()
         items = [*relations, *types]
         labels = self._annotations(items, RDFS_LABEL, SKOS_PREF_LABEL)
@@ -298,12 +323,39 @@ class _SchemaReader:
         )
         used = {name for r in rels for name in (*r.domain, *r.range)}
         kept = tuple(c for c in classes.values() if c.name in used or not c.is_literal)
-        return Schema(kept, rels, induced=any(c.induced for c in kept))
+        by_iri = {r.iri: r for r in rels}
+        mirrored = tuple(
+            _mirror_info(p, by_iri[primary], labels, comments) for p, primary in sorted(mirrors.items())
+        )
+        return Schema(kept, rels, induced=any(c.induced for c in kept), mirrors=mirrored)
 
     # ------------------------------------------------------------ queries
     def _relations(self) -> dict[str, int]:
         rows = self._rows("SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p")
         return {p.value: int(n.value) for p, n in rows if p and p.value not in ANNOTATION_PREDICATES}
+
+    def _mirrors(self, relations: dict[str, int]) -> dict[str, str]:
+        """Relations that hold another's triples reversed: mirror IRI -> primary IRI.
+
+        One self-join over the store counts, for every pair of relations, the triples of the first
+        whose reverse is a triple of the second. A pair is a mirror where that covers both relations
+        up to `MIRROR_SHARE`. A store too large for the join within the deadline has no mirrors."""
+        try:
+            rows = self._rows(
+                "SELECT ?a ?b (COUNT(*) AS ?n) WHERE { ?s ?a ?o . ?o ?b ?s FILTER(isIRI(?o) && ?a != ?b) } GROUP BY ?a ?b"
+            )
+        except KGError:
+            return {}
+        mirrors: dict[str, str] = {}
+        for a, b, n in sorted(rows, key=lambda r: (r[0].value, r[1].value) if r[0] and r[1] else ("", "")):
+            if not (a and b and n) or a.value not in relations or b.value not in relations:
+                continue
+            shared, larger = int(n.value), max(relations[a.value], relations[b.value])
+            if shared < MIRROR_SHARE * larger or {a.value, b.value} & (set(mirrors) | set(mirrors.values())):
+                continue
+            primary, mirror = sorted((a.value, b.value), key=_primary_first)
+            mirrors[mirror] = primary
+        return mirrors
 
     def _declared_types(self) -> dict[str, int]:
         rows = self._rows(f"SELECT ?c (COUNT(?x) AS ?n) WHERE {{ ?x <{RDF_TYPE}> ?c }} GROUP BY ?c")
@@ -440,57 +492,29 @@ _SUBJECT_CUES = {
     "organisation": {"founded", "founder", "headquarters", "employees", "ceo"},
     "song": {"album", "performer", "lyrics", "composer"},
 }
-# Agent nouns for "<verb>_by" relations; a class filled by several of these is people.
-_AGENTS = {
-    "directed": "director", "written": "writer", "produced": "producer", "composed": "composer",
-    "created": "creator", "edited": "editor", "performed": "performer", "founded": "founder",
-    "painted": "painter", "designed": "designer", "narrated": "narrator", "illustrated": "illustrator",
-    "authored": "author", "owned": "owner", "played": "player", "sung": "singer",
-}
-_PERSON_NOUNS = set(_AGENTS.values()) | {"actor", "author", "star", "artist", "spouse", "parent", "child", "member"}
-
-
-def _words(relation: str) -> list[str]:
-    return [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", local_name(relation)) if w]
-
-
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ses", "xes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-def object_noun(relation: str) -> str:
-    """What the objects of a relation are called: directed_by -> director, has_tags -> tag."""
-    words = [w.lower() for w in _words(relation)]
-    if len(words) >= 2 and words[-1] == "by":
-        return _AGENTS.get(words[-2], words[-2] + "er")
-    words = [w for w in words if w not in {"has", "have", "in", "is", "of", "the", "a"}] or words
-    while len(words) > 1 and words[0].endswith("ed"):  # starred_actors -> actor
-        words = words[1:]
-    return " ".join(words[:-1] + [_singular(words[-1])])
 
 
 def _induced_name(group: list[Role]) -> str:
+    """Objects are named by what the relations call them (directed_by -> director; several agent nouns ->
+    person); subjects by naming convention or a shared verb (`subject_noun`), else by cue words."""
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]
     if objects and len(objects) >= len(subjects):
         nouns = sorted({object_noun(r.relation) for r in objects})
-        if len(nouns) > 1 and all(n in _PERSON_NOUNS for n in nouns):
+        if names_people(nouns):
             return "person"
         return nouns[0] if len(nouns) == 1 else " or ".join(nouns[:3])
+    named = subject_noun([r.relation for r in subjects])
+    if named:
+        return named
     cues = Counter()
     for role in subjects:
-        words = {w.lower() for w in _words(role.relation)}
+        ws = {w.lower() for w in words(role.relation)}
         for kind, vocab in _SUBJECT_CUES.items():
-            cues[kind] += len(words & vocab)
+            cues[kind] += len(ws & vocab)
     if cues and cues.most_common(1)[0][1] > 0:
         return cues.most_common(1)[0][0]
-    return "thing with " + local_name(sorted(subjects, key=_role_key)[0].relation)
+    return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation)
 
 
 def _induced_description(group: list[Role]) -> str:
@@ -533,7 +557,9 @@ def _relation_info(
     classes: dict[str, ClassInfo],
     role_class: dict[Role, list[str]],
 ) -> RelationInfo:
-    label = labels.get(iri) or " ".join(_words(iri)).lower()
+    label = labels.get(iri, "")
+    if not label or [w.lower() for w in words(label)] == [w.lower() for w in words(iri)]:
+        label = relation_label(iri)  # a label that only spells the name (as loaders write them) says nothing more
 
     def names(side: str) -> tuple[str, ...]:
         return tuple(classes[k].name for k in role_class.get(Role(iri, side), []) if k in classes)
@@ -542,7 +568,7 @@ def _relation_info(
         iri=iri,
         name=_program_name(local_name(iri)),
         label=label,
-        reverse_label=_reverse_label(label),
+        reverse_label=reverse_label(label),
         description=comments.get(iri, ""),
         domain=names(SUBJECT),
         range=names(OBJECT),
@@ -550,13 +576,25 @@ def _relation_info(
     )
 
 
-def _reverse_label(label: str) -> str:
-    """Read a relation backwards: "directed by" -> "directed", "has genre" -> "genre of"."""
-    words = label.split()
-    if len(words) >= 2 and words[-1] == "by":
-        return " ".join(words[:-1])
-    if len(words) >= 2 and words[-1] == "of":  # "moon of" -> "has moon"
-        return "has " + " ".join(words[:-1])
-    if len(words) >= 2 and words[0] in {"has", "have", "in"}:
-        return " ".join(words[1:]) + " of"
-    return f"{label} of"
+# A mirror reversal word ("plays_in_club_inverse", "reverse_of_capital") marks the copy, not the primary.
+_REVERSAL_WORDS = {"inverse", "inv", "reverse", "reversed", "rev"}
+
+
+def _primary_first(relation: str) -> tuple[bool, int, str]:
+    """Sort key that puts the relation to keep first: no reversal word, then the shorter name."""
+    return (bool({w.lower() for w in words(relation)} & _REVERSAL_WORDS), len(local_name(relation)), relation)
+
+
+def _mirror_info(iri: str, primary: RelationInfo, labels: dict[str, str], comments: dict[str, str]) -> RelationInfo:
+    label = labels.get(iri) or primary.reverse_label
+    return RelationInfo(
+        iri=iri,
+        name=_program_name(local_name(iri)),
+        label=label,
+        reverse_label=primary.label,
+        description=comments.get(iri, ""),
+        domain=primary.range,
+        range=primary.domain,
+        count=primary.count,
+        mirror_of=primary.name,
+    )

@@ -140,7 +140,7 @@ class Enumerator:
         try:
             for p, side in self.executor.select(sparql)[0].rows:
                 info = self.schema.relation(p.value) if p is not None else None
-                if info is not None and side is not None:
+                if info is not None and side is not None and not info.mirror_of:  # mirrors: walked as (R primary)
                     found.append((info.name, side.value))
         except KGError as err:  # a timeout: fall back to the schema's typing
             log.info("incident relations of %s: %s", iri, err)

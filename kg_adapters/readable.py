@@ -1,0 +1,132 @@
+"""Readable English for schema items that arrive as bare names.
+
+Prompts, embeddings and generated questions read relation and class names as English, so
+a name has to become words a person would use: `plays_in_club` has objects called "club",
+`__people__person__place_of_birth` reads "place of birth" and its subjects are persons,
+the subjects of `plays_for_country`, `plays_in_club` and `plays_position` are "players".
+
+Everything here is morphology and naming convention (lemminflect's English lemmas, the
+Freebase `__domain__type__property` path), so it works on a KG nobody tuned for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from lemminflect import getAllInflections, getAllLemmas
+
+from .naming import local_name
+
+# "<verb>ed_by": the objects are the verb's agents. Irregular agent nouns only; the rest add -er.
+_AGENTS = {"authored": "author", "sung": "singer", "written": "writer"}
+_FUNCTION_WORDS = {"has", "have", "had", "in", "is", "are", "was", "of", "the", "a", "an", "to", "for", "at", "on"}
+_PREPOSITIONS = {"in", "of", "for", "at", "on", "from", "to", "with", "by", "into", "about", "through"}
+# Words of the people themselves, not roles: a class of such objects is a class of persons.
+_PERSON_WORDS = {"person", "people", "human", "man", "woman", "star", "spouse", "parent", "child", "member"}
+
+
+def words(name: str) -> list[str]:
+    """The words of a name: split at underscores, punctuation and camelCase."""
+    return [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", local_name(name)) if w]
+
+
+def path_segments(name: str) -> list[str]:
+    """Freebase-style path names (`__film__film__genre`, `film.film.genre`, `/film/film/genre`):
+    the segments, or [] for a plain name. The last is the property, the one before it the subject type."""
+    tail = local_name(name)
+    for sep in ("__", ".", "/"):
+        parts = [p for p in tail.split(sep) if p]
+        if len(parts) >= 3:
+            return parts
+    return []
+
+
+def relation_label(name: str) -> str:
+    """A label for a relation that has none: its words, or a path name's property words."""
+    segments = path_segments(name)
+    return " ".join(words(segments[-1] if segments else name)).lower()
+
+
+def singular(word: str) -> str:
+    lemmas = getAllLemmas(word).get("NOUN")
+    return lemmas[0] if lemmas else word
+
+
+def _is_inflected_verb(word: str) -> bool:
+    """ "plays", "starred", "located", "is": a verb form other than the base ("place" stays a noun)."""
+    lemmas = getAllLemmas(word)
+    verbs = lemmas.get("VERB", ()) + lemmas.get("AUX", ())
+    return any(v != word for v in verbs) and not lemmas.get("ADJ")
+
+
+def agent_noun(verb_form: str) -> str:
+    """The one who does it: "plays" -> "player", "directed" -> "director", "written" -> "writer"."""
+    if verb_form in _AGENTS:
+        return _AGENTS[verb_form]
+    lemmas = getAllLemmas(verb_form).get("VERB") or (verb_form,)
+    verb = lemmas[0]
+    if verb.endswith("ate"):
+        return verb[:-1] + "or"  # creator, narrator, illustrator
+    if verb.endswith("e"):
+        return verb + "r"
+    if verb.endswith("ct") or verb.endswith("it"):
+        return verb + "or"  # director, editor, visitor
+    return verb + "er"
+
+
+def object_noun(relation: str) -> str:
+    """What the objects of a relation are called: directed_by -> director, plays_in_club -> club,
+    has_tags -> tag, place_of_birth -> place."""
+    segments = path_segments(relation)
+    ws = [w.lower() for w in words(segments[-1] if segments else relation)]
+    if len(ws) >= 2 and ws[-1] == "by":
+        return agent_noun(ws[-2])
+    if len(ws) > 1 and (_is_inflected_verb(ws[0]) or ws[0] in _PREPOSITIONS):
+        # a verb phrase: the object is the noun phrase after its verb and last preposition
+        # (plays_in_club -> club, starred_actors -> actors, has_imdb_votes -> imdb votes)
+        rest = ws[1:]
+        cut = max((i + 1 for i, w in enumerate(rest) if w in _PREPOSITIONS), default=0)
+        ws = [w for w in rest[cut:] if w not in _FUNCTION_WORDS] or ws  # located_in: no noun, keep all
+    elif any(w in _PREPOSITIONS for w in ws[1:]):
+        ws = ws[: next(i for i, w in enumerate(ws) if i and w in _PREPOSITIONS)]  # place_of_birth -> place
+    ws = [w for w in ws if w not in _FUNCTION_WORDS] or ws
+    return " ".join(ws[:-1] + [singular(ws[-1])])
+
+
+def names_people(nouns: list[str]) -> bool:
+    """Several role nouns that are all agent nouns (a verb + -er/-or: director, writer, actor) or words for
+    people: the class is persons."""
+    return len(nouns) > 1 and all(_is_agent_noun(n.split()[-1]) or n in _PERSON_WORDS for n in nouns)
+
+
+def _is_agent_noun(noun: str) -> bool:
+    if len(noun) < 5 or not noun.endswith(("er", "or")):
+        return noun in _PERSON_WORDS
+    stem = noun[:-2]
+    return any(getAllInflections(verb, upos="VERB") for verb in (stem, stem + "e", stem[:-1]))
+
+
+def subject_noun(relations: list[str]) -> str | None:
+    """What the subjects of these relations are called, where naming convention or grammar says it:
+    the type segment of Freebase path names (`__people__person__gender` -> person), else the agent noun of
+    a verb that two or more of them begin with (plays_in_club, plays_position -> player)."""
+    types = Counter(path_segments(r)[-2] for r in relations if path_segments(r))
+    if types:
+        return " ".join(words(types.most_common(1)[0][0])).lower()
+    verbs = Counter(ws[0] for ws in ([w.lower() for w in words(r)] for r in relations)
+                    if len(ws) > 1 and _is_inflected_verb(ws[0]) and ws[0] not in _FUNCTION_WORDS)
+    verb, n = verbs.most_common(1)[0] if verbs else ("", 0)
+    return agent_noun(verb) if n >= 2 else None
+
+
+def reverse_label(label: str) -> str:
+    """Read a relation backwards: "directed by" -> "directed", "has genre" -> "genre of"."""
+    ws = label.split()
+    if len(ws) >= 2 and ws[-1] == "by":
+        return " ".join(ws[:-1])
+    if len(ws) >= 2 and ws[-1] == "of":  # "moon of" -> "has moon"
+        return "has " + " ".join(ws[:-1])
+    if len(ws) >= 2 and ws[0] in {"has", "have", "in"}:
+        return " ".join(ws[1:]) + " of"
+    return f"{label} of"

@@ -1,0 +1,83 @@
+"""Readable names for bare schemas, and relations stored twice (mirrors), on KGs nobody tuned for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.answer.candidates import Enumerator
+from engine.config import ScoutConfig
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import parse
+from kg_adapters.naming import entity_iri
+from kg_adapters.readable import names_people, object_noun, relation_label, subject_noun
+from kg_adapters.schema import Schema
+from tests.conftest import read_table
+
+
+@pytest.mark.parametrize("name, expected", read_table("readable_names.tsv"))
+def test_relation_names_read_as_english(name: str, expected: str) -> None:
+    noun, label = expected.split(" | ")
+    assert (object_noun(name), relation_label(name)) == (noun, label)
+
+
+@pytest.mark.parametrize("relations, expected", [
+    (["plays_in_club", "plays_position", "is_aged"], "player"),  # a verb two of them begin with
+    (["__people__person__gender", "__people__person__nationality"], "person"),  # the path's type segment
+    (["directed_by", "has_genre"], None),  # nothing to go by
+])
+def test_subjects_are_named_by_convention_or_shared_verb(relations: list[str], expected: str | None) -> None:
+    assert subject_noun(relations) == expected
+
+
+def test_agent_nouns_name_people_and_other_nouns_do_not() -> None:
+    assert names_people(["director", "writer", "actor"])
+    assert not names_people(["genre", "language"])
+
+
+_MIRRORED = """\
+Ada|plays_in_club|Reds
+Reds|plays_in_club_inverse|Ada
+Bo|plays_in_club|Reds
+Reds|plays_in_club_inverse|Bo
+Cy|plays_in_club|Blues
+Blues|plays_in_club_inverse|Cy
+Ada|plays_position|Forward
+Bo|plays_position|Keeper
+Cy|plays_position|Forward
+Reds|rivals|Blues
+Blues|rivals|Reds
+"""
+
+
+@pytest.fixture
+def mirrored(tmp_path: Path, config: ScoutConfig) -> KnowledgeGraph:
+    path = tmp_path / "clubs.psv"
+    path.write_text(_MIRRORED)
+    kg = KnowledgeGraph.open(str(path), config)
+    yield kg
+    kg.close()
+
+
+def test_a_relation_stored_reversed_is_a_mirror(mirrored: KnowledgeGraph) -> None:
+    schema = mirrored.schema
+    assert [r.name for r in schema.relations] == ["plays_in_club", "plays_position", "rivals"]  # rivals: symmetric
+    (mirror,) = schema.mirrors
+    assert (mirror.name, mirror.mirror_of) == ("plays_in_club_inverse", "plays_in_club")
+    primary = schema.relation("plays_in_club")
+    assert (mirror.domain, mirror.range) == (primary.range, primary.domain)
+    assert schema.class_(primary.domain[0]).label == "player"  # named by the shared verb
+    assert Schema.from_json(schema.to_json()) == schema
+
+
+def test_programs_naming_a_mirror_still_run(mirrored: KnowledgeGraph) -> None:
+    via_mirror = mirrored.executor.execute(parse('(JOIN (R plays_in_club_inverse) "Reds")'))
+    via_primary = mirrored.executor.execute(parse('(JOIN plays_in_club "Reds")'))
+    assert sorted(a.label for a in via_mirror.answers) == sorted(a.label for a in via_primary.answers) == ["Ada", "Bo"]
+
+
+def test_the_search_walks_mirrors_as_their_primary(mirrored: KnowledgeGraph, config: ScoutConfig) -> None:
+    incident = Enumerator(mirrored, config).incident_relations(entity_iri("Reds"))
+    assert ("plays_in_club", "object") in incident
+    assert all(name != "plays_in_club_inverse" for name, _ in incident)
