@@ -64,6 +64,22 @@ def test_the_class_a_question_asks_for(reader: QuestionReader, question: str, as
 
 
 @pytest.mark.parametrize(
+    "question, asks_value",
+    [
+        ("what is the release year of alien", True),  # the noun of a relation to literals
+        ("what's the release year of alien", True),
+        ("how many movies did ridley scott direct", False),  # a count, not a value
+        ("what genre is alien", False),
+        ("who directed alien", False),
+    ],
+)
+def test_questions_that_ask_for_a_value(reader: QuestionReader, films: KnowledgeGraph, question: str,
+                                        asks_value: bool) -> None:
+    literal = {c.name for c in films.schema.classes if c.is_literal}
+    assert bool(reader.read(question).asked_types & literal) is asks_value
+
+
+@pytest.mark.parametrize(
     "question, asks_same",
     [
         ("who co-wrote films with [Carl Foreman]", True),
@@ -93,3 +109,17 @@ def test_anchors_and_cues_of_a_count_question(reader: QuestionReader) -> None:
 
 def test_a_bracketed_name_that_matches_nothing_leaves_the_question_unlinked(reader: QuestionReader) -> None:
     assert reader.read("who directed [Qwertyuiop Zxcvb]").unlinked
+
+
+@pytest.mark.parametrize(
+    "question, asks_superlative",
+    [
+        ("which is the earliest film of ridley scott", True),
+        ("the best film by ridley scott", True),  # irregular: good, better, best
+        ("which actor starred in the most films", True),
+        ("which films are set in a forest", False),  # -est, but not an adjective's
+        ("who directed alien", False),
+    ],
+)
+def test_questions_that_ask_for_a_ranking(reader: QuestionReader, question: str, asks_superlative: bool) -> None:
+    assert reader.read(question).asks_superlative is asks_superlative

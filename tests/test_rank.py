@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from engine.answer.rank import Ranker
+from engine.answer.rank import Ranker, fits_asked
 from engine.answer.rank import repeats as _repeats
 from engine.answer.search import ProgramCandidate
 from engine.programs.kg import KnowledgeGraph
@@ -49,3 +51,20 @@ def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: Knowled
                        cand('(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) "Alien")))'))
     unexecuted = cand('(JOIN (R written_by) "Alien")', executed=False)
     assert Ranker.finalists([one, two, three, three, unexecuted], [one, two]) == [one, two, three]
+
+
+@pytest.mark.parametrize(
+    "asked_types, superlative, program, types, fits",
+    [
+        (frozenset(), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True),
+        (frozenset(), True, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False),
+        (frozenset({"movie"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True),
+        (frozenset({"person"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), False),
+        (frozenset({"movie"}), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), True),
+        (frozenset(), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False),  # nothing asked
+    ],
+)
+def test_a_finalist_fits_every_cue_the_question_has(asked_types, superlative, program, types, fits) -> None:
+    question = SimpleNamespace(asks_count=False, asked_types=asked_types, asks_superlative=superlative)
+    cand = ProgramCandidate(parse(program), program, frozenset(), types)
+    assert fits_asked(question, cand) is fits

@@ -6,6 +6,8 @@ The search starts from the anchors (the entities and literals the linker found, 
 - `asked_types`: the classes a wh-phrase asks for ("which languages" -> language, "when" -> a year or
   date, "who" -> a person): finalists that answer with one rank first, because a 0.5B scorer likes a
   program that stops one hop short;
+- `asks_superlative`: "the largest", "the most": finalists that rank (ARGMAX/ARGMIN) come first, as for
+  the asked class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries;
 - `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading
   asked for, not a step back (see `rank.repeats`).
 The cues are read on the anonymised question where a title could hold the cue word.
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lemminflect import getAllInflections, getLemma
+from lemminflect import getAllInflections, getAllLemmas, getLemma
 
 from engine.programs.sexpr import Entity, Literal, Node
 from kg_adapters.schema import Schema, object_noun
@@ -39,6 +41,9 @@ _WHO_WORD = re.compile(r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$", re.IGNORECASE)
 # also be glued to a verb of the schema ("cowrote", "costarred": `_co_verbs`).
 _SAME = re.compile(r"\b(co-\w+|together|same|shares?|shared|sharing|also|other)\b", re.IGNORECASE)
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
+# "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
+_HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
+_QUANTITY_KINDS = ("integer", "decimal")
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class Question:
     classes: tuple[str, ...]  # schema classes named by words of the question
     asks_count: bool = False
     asks_same: bool = False
+    asks_superlative: bool = False
     asked_types: frozenset[str] = frozenset()
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
 
@@ -80,6 +86,7 @@ class QuestionReader:
         self._person_classes = frozenset(c.name for c in schema.classes if not c.is_literal and _names_people(c.label))
         self._which_person = _which(PERSON_WORDS | self._role_nouns())
         self._co_verb = _co_verbs(schema)
+        self._what_value = _what_value(schema)
 
     def read(self, text: str) -> Question:
         linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
@@ -93,6 +100,7 @@ class QuestionReader:
             classes=tuple(c for c in linking.classes if self.schema.class_(c) is not None),
             asks_count=_COUNT_WORDS.search(text) is not None,
             asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised)),  # titles never count
+            asks_superlative=any(map(_is_superlative, re.findall(r"[a-z]+", anonymised.lower()))),
             asked_types=self._asked_types(text, linking),
             words={a.node: a.word for a in anchors},
         )
@@ -112,6 +120,10 @@ class QuestionReader:
             asked |= {c.label for c in mention.candidates if c.kind == "class" and self.schema.class_(c.label)}
         if _WHEN.search(text):
             asked |= self._time_classes
+        if _HOW_MUCH.search(text):
+            asked |= {c.name for c in self.schema.classes if c.kind in _QUANTITY_KINDS}
+        for match in self._what_value[0].finditer(text):  # "what is the population of ...": its values
+            asked |= self._what_value[1].get(match.group("noun").lower(), set())
         if _WHO_WORD.search(text) or self._which_person.search(text):
             asked |= self._person_classes
         return frozenset(asked)
@@ -146,6 +158,31 @@ def _which(nouns: set[str]) -> re.Pattern:
     """ "which <noun>" / "what <noun>", the noun in the singular or plural."""
     alternatives = "|".join(sorted(map(re.escape, nouns))) or "(?!)"
     return re.compile(rf"\b(which|what) ({alternatives})(e?s)?\b", re.IGNORECASE)
+
+
+def _is_superlative(word: str) -> bool:
+    """ "largest", "earliest", "best", "most": an adjective's -est form (by its lemma, so "forest" and "honest"
+    are not), or the words that make one."""
+    if word in ("most", "least", "fewest"):
+        return True
+    lemmas = getAllLemmas(word).get("ADJ", ())
+    return len(word) > 3 and word.endswith("est") and any(lemma != word for lemma in lemmas)
+
+
+def _what_value(schema: Schema) -> tuple[re.Pattern, dict[str, set[str]]]:
+    """ "what is the <value noun>": the nouns of relations to literals (population, release year, area),
+    with the literal classes each asks for. Without it, "what is the population of Canada" got Canada's
+    cities: a set of entities scored above the one number asked for."""
+    asks: dict[str, set[str]] = {}
+    for rel in schema.relations:
+        if schema.literal_kind(rel) == "entity":
+            continue
+        for noun in {object_noun(rel.name), rel.label.lower()}:
+            for form in word_forms(noun) if " " not in noun else {noun}:
+                asks.setdefault(form, set()).update(rel.range)
+    alternatives = "|".join(sorted(map(re.escape, asks), key=len, reverse=True)) or "(?!)"
+    pattern = re.compile(rf"\b(what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)(the\s+)?(?P<noun>{alternatives})\b", re.IGNORECASE)
+    return pattern, asks
 
 
 def _co_verbs(schema: Schema) -> re.Pattern:

@@ -32,6 +32,7 @@ from engine.programs.sexpr import (
     Program,
     Relation,
     Reverse,
+    Superlative,
     parse,
     relations,
     to_text,
@@ -235,10 +236,16 @@ def best_order(cand: ProgramCandidate) -> tuple[float, int]:
 
 
 def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
-    """Whether the candidate answers with what the question asks for: a count, or an asked class."""
+    """Whether the candidate answers with what the question asks for: a count; else the asked class and a
+    ranking, each where the question asks for one (False where it asks for neither)."""
     if isinstance(cand.program, Count):
         return question.asks_count
-    return bool(question.asked_types and cand.types and cand.types & question.asked_types)
+    cues = []
+    if question.asked_types:
+        cues.append(bool(cand.types and cand.types & question.asked_types))
+    if question.asks_superlative:
+        cues.append(any(isinstance(node, Superlative) for node in walk(cand.program)))
+    return bool(cues) and all(cues)
 
 
 def repeats(program: Program, walk_back: bool = True) -> int:

@@ -47,7 +47,7 @@ from .search import ProgramCandidate, Search
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 11  # part of the answer-cache key: bump when reasoning changes (11: schema-derived words)
+REASONER_VERSION = 12  # part of the answer-cache key: bump when reasoning changes (12: mirrors, asked values)
 MAX_QUESTION_CHARS = 500
 
 __all__ = ["Alternative", "QuestionResult", "REASONER_VERSION", "Reasoner", "Timings"]
