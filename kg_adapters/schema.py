@@ -97,21 +97,25 @@ class Schema:
     _by_name: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        index: dict[str, ClassInfo | RelationInfo] = {}
+        index: dict[object, ClassInfo | RelationInfo] = {}
         for item in (*self.classes, *self.relations, *self.mirrors):
-            index.setdefault(item.name, item)
-            index.setdefault(item.iri, item)
+            kind = "class" if isinstance(item, ClassInfo) else "relation"
+            for key in (item.name, item.iri):
+                index.setdefault(key, item)
+                index.setdefault((kind, key), item)
         self._by_name.update(index)
 
     def lookup(self, name_or_iri: str) -> ClassInfo | RelationInfo | None:
         return self._by_name.get(name_or_iri)
 
     def relation(self, name_or_iri: str) -> RelationInfo | None:
-        item = self.lookup(name_or_iri)
+        """By name or IRI. Induced classes may share a relation's name (the objects of `continent` are
+        a class `continent`), so relations and classes are looked up apart."""
+        item = self._by_name.get(("relation", name_or_iri))
         return item if isinstance(item, RelationInfo) else None
 
     def class_(self, name_or_iri: str) -> ClassInfo | None:
-        item = self.lookup(name_or_iri)
+        item = self._by_name.get(("class", name_or_iri))
         return item if isinstance(item, ClassInfo) else None
 
     def literal_kind(self, relation: RelationInfo) -> str:

@@ -117,7 +117,9 @@ def test_a_bracketed_name_that_matches_nothing_leaves_the_question_unlinked(read
         ("which is the earliest film of ridley scott", True),
         ("the best film by ridley scott", True),  # irregular: good, better, best
         ("which actor starred in the most films", True),
+        ("the southernmost city of chile", True),
         ("which films are set in a forest", False),  # -est, but not an adjective's
+        ("almost every film by ridley scott", False),
         ("who directed alien", False),
     ],
 )

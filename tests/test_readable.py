@@ -81,3 +81,16 @@ def test_the_search_walks_mirrors_as_their_primary(mirrored: KnowledgeGraph, con
     incident = Enumerator(mirrored, config).incident_relations(entity_iri("Reds"))
     assert ("plays_in_club", "object") in incident
     assert all(name != "plays_in_club_inverse" for name, _ in incident)
+
+
+def test_a_class_named_like_a_relation_hides_neither(tmp_path: Path, config: ScoutConfig) -> None:
+    path = tmp_path / "places.psv"
+    path.write_text("France|continent|Europe\nSpain|continent|Europe\nPeru|continent|South America\n")
+    kg = KnowledgeGraph.open(str(path), config)
+    try:
+        assert kg.schema.class_("continent") is not None and kg.schema.relation("continent") is not None
+        answers = kg.executor.execute(parse('(JOIN continent "Europe")')).answers
+        assert sorted(a.label for a in answers) == ["France", "Spain"]
+        assert [a.label for a in kg.executor.execute(parse("(COUNT continent)")).answers] == ["2"]
+    finally:
+        kg.close()

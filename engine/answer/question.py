@@ -161,11 +161,13 @@ def _which(nouns: set[str]) -> re.Pattern:
 
 
 def _is_superlative(word: str) -> bool:
-    """ "largest", "earliest", "best", "most": an adjective's -est form (by its lemma, so "forest" and "honest"
-    are not), or the words that make one."""
+    """ "largest", "earliest", "best", "southernmost", "most": an adjective's -est or -most form (by lemma, so
+    "forest", "honest" and "almost" are not), or the words that make one."""
     if word in ("most", "least", "fewest"):
         return True
     lemmas = getAllLemmas(word).get("ADJ", ())
+    if len(word) > 4 and word.endswith("most"):
+        return bool(lemmas)  # southernmost, uppermost; not the adverb "almost"
     return len(word) > 3 and word.endswith("est") and any(lemma != word for lemma in lemmas)
 
 
