@@ -23,6 +23,37 @@ def read_table(name: str) -> list[tuple[str, str]]:
     return rows
 
 
+# ---------------------------------------------------------------- operator tables
+OPS = FIXTURES / "ops"
+OPS_KGS = {"geo": FIXTURES / "tiny_geo.ttl", "films": FIXTURES / "tiny_films.psv"}  # a row's first column
+
+
+def read_ops_rows() -> list[tuple[str, str, str, str]]:
+    """(table, kg, program, expected) for every row of tests/fixtures/ops/*.tsv; '#' lines are comments."""
+    rows = []
+    for path in sorted(OPS.glob("*.tsv")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("#") or not line.strip():
+                continue
+            kg, program, expected = line.split("\t")
+            assert kg in OPS_KGS, f"{path.name}: unknown kg {kg!r}"
+            rows.append((path.stem, kg, program, expected))
+    return rows
+
+
+def answers_text(result) -> str:
+    """An execution as the tables write it: "count N", "yes"/"no", "number X", "(none)", or sorted labels."""
+    if result.count is not None:
+        return f"count {result.count}"
+    if result.boolean is not None:
+        return "yes" if result.boolean else "no"
+    if result.number is not None:
+        return f"number {result.answers[0].label}"
+    if not result.answers:
+        return "(none)"
+    return " | ".join(sorted(a.label for a in result.answers))
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> ScoutConfig:
     return ScoutConfig(cache_dir=str(tmp_path / "cache"))

@@ -15,13 +15,7 @@ from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import ProgramError, parse
 from engine.programs.to_sparql import string, to_sparql
 from kg_adapters.base import RDFS_LABEL
-from tests.conftest import read_table
-
-
-def answers_text(result) -> str:
-    if result.count is not None:
-        return f"count {result.count}"
-    return " | ".join(sorted(a.label for a in result.answers))
+from tests.conftest import answers_text, read_table
 
 
 @pytest.mark.parametrize("program, expected", read_table("program_cases.tsv"))

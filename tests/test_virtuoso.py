@@ -5,6 +5,8 @@ Two small KGs, each loaded into both stores:
 * `declared`: Turtle with rdf:type classes, rdfs:domain/range, integers, decimals,
   dates, ties for the superlatives and labels built to break careless SPARQL;
 * `bare`: `subject|relation|object` lines with no types, whose schema is induced.
+Two more carry the operator tables of tests/fixtures/ops/ (NOT, OR, IN, SUM, AVG, ...):
+`geo` (tests/fixtures/tiny_geo.ttl) and `films` (tests/fixtures/tiny_films.psv).
 Virtuoso holds each in its own named graph; the adapter passes it as the default
 graph (Virtuoso's /sparql otherwise reads the union of all graphs, system ones too).
 """
@@ -25,6 +27,7 @@ from kg_adapters.loader import parse_file
 from kg_adapters.oxigraph_store import OxigraphStore
 from kg_adapters.schema import read_schema
 from kg_adapters.sparql_endpoint import RDF_LANGSTRING, XSD_STRING, SparqlEndpointStore
+from tests.conftest import OPS_KGS, answers_text, read_ops_rows
 from tests.virtuoso import VirtuosoServer, free_port
 
 # ----------------------------------------------------------------- the data
@@ -96,6 +99,7 @@ Memento|release_year|2000
 
 DECLARED_GRAPH = "http://kgscout.test/declared"
 BARE_GRAPH = "http://kgscout.test/bare"
+OPS_GRAPH = "http://kgscout.test/ops/"  # + the kg's name
 
 
 @pytest.fixture(scope="module")
@@ -108,14 +112,28 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     # Virtuoso gets the bare graph as the loader minted it (IRIs, labels, typed years).
     bare_nt = root / "bare.nt"
     bare_nt.write_bytes(ox.serialize(parse_file(bare).triples, format=ox.RdfFormat.N_TRIPLES))
-    return {"declared": declared, "bare": bare, "bare_nt": bare_nt}
+    out = {"declared": declared, "bare": bare, "bare_nt": bare_nt}
+    for name, source in OPS_KGS.items():  # the operator tables' KGs, as the loader read them
+        out[name] = source
+        out[f"{name}_nt"] = root / f"{name}.nt"
+        out[f"{name}_nt"].write_bytes(ox.serialize(parse_file(source).triples, format=ox.RdfFormat.N_TRIPLES))
+    return out
 
 
 @pytest.fixture(scope="module")
 def stores(virtuoso: VirtuosoServer, files: dict[str, Path]) -> dict[str, dict[str, KGStore]]:
     virtuoso.load(files["declared"], DECLARED_GRAPH)
     virtuoso.load(files["bare_nt"], BARE_GRAPH)
-    return {
+    for name in OPS_KGS:
+        virtuoso.load(files[f"{name}_nt"], OPS_GRAPH + name)
+    ops = {
+        name: {
+            "embedded": OxigraphStore.in_memory(parse_file(files[name])),
+            "endpoint": SparqlEndpointStore(virtuoso.sparql_url, default_graph=OPS_GRAPH + name),
+        }
+        for name in OPS_KGS
+    }
+    return ops | {
         "declared": {
             "embedded": OxigraphStore.in_memory(parse_file(files["declared"])),
             "endpoint": SparqlEndpointStore(virtuoso.sparql_url, default_graph=DECLARED_GRAPH),
@@ -265,6 +283,31 @@ def test_virtuoso_answers_equal_embedded(executors, kg: str, program: str, expec
     assert endpoint == embedded
 
 
+OPS_ROWS = read_ops_rows()
+
+
+def _result(executor: Executor, program: str):
+    """Everything an execution answers, or the ProgramError it raised."""
+    try:
+        execution = executor.execute(program)
+    except ProgramError as err:
+        return "error", err.message
+    answers = {(a.iri, a.label, a.datatype) for a in execution.answers}
+    return execution.count, execution.boolean, execution.number, answers, answers_text(execution)
+
+
+@pytest.mark.parametrize(("table", "kg", "program", "expected"), OPS_ROWS, ids=[f"{t}:{p}" for t, _, p, _ in OPS_ROWS])
+def test_virtuoso_operator_rows_equal_embedded(executors, table: str, kg: str, program: str, expected: str) -> None:
+    """The rows of tests/fixtures/ops/*.tsv: Virtuoso answers exactly as the embedded store, and as the table says."""
+    embedded = _result(executors[kg, "embedded"], program)
+    endpoint = _result(executors[kg, "endpoint"], program)
+    assert endpoint == embedded
+    if expected.startswith("error: "):
+        assert embedded[0] == "error" and expected.removeprefix("error: ") in embedded[1]
+    else:
+        assert embedded[-1] == expected
+
+
 @pytest.mark.parametrize("constant", ["1985-05-05", "2001-07-04", "2001-07-05", "2030-01-01"])
 def test_date_le_workaround(stores, constant: str) -> None:
     """`<=` spelled as SPARQL defines it, `(a < b || a = b)`, is right on both stores."""
@@ -297,7 +340,7 @@ def test_literal_answers_carry_the_same_datatype(executors) -> None:
 
 
 # ----------------------------------------------------------------- schema and terms
-@pytest.mark.parametrize("kg", ["declared", "bare"])
+@pytest.mark.parametrize("kg", ["declared", "bare", *OPS_KGS])
 def test_schema_agrees(executors, kg: str) -> None:
     embedded = executors[kg, "embedded"].schema
     endpoint = executors[kg, "endpoint"].schema
@@ -326,7 +369,7 @@ def _triples(store: KGStore) -> set[tuple[Term, Term, Term]]:
     return set(result.rows)
 
 
-@pytest.mark.parametrize("kg", ["declared", "bare"])
+@pytest.mark.parametrize("kg", ["declared", "bare", *OPS_KGS])
 def test_every_term_is_the_same(stores, kg: str) -> None:
     """Same IRIs, lexical forms, datatypes and language tags from both stores."""
     embedded = _triples(stores[kg]["embedded"])

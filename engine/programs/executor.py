@@ -3,24 +3,36 @@
 The memo key is the store's fingerprint plus the query text, so a changed KG (a new
 fingerprint) can never be served another graph's answers; the cache has a size cap
 and evicts the least recently used entries.
+
+Every program answers with a tuple of `Answer`s, so that a UI lists any result the
+same way. A set lists its members. The others answer with exactly one typed literal,
+plus the value in a field of its own: COUNT `count` (xsd:integer), IN `boolean`
+("yes"/"no", xsd:boolean), SUM and AVG `number` (xsd:decimal, rounded to
+`SIGNIFICANT_DIGITS`). SUM and AVG over no values have no answer at all (an empty
+tuple, `number` None): the average of nothing is not 0.
 """
 
 from __future__ import annotations
 
+import decimal
 import hashlib
 import time
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from pathlib import Path
+from typing import Callable
 
 import diskcache
 
-from kg_adapters.base import Bindings, KGStore, Term
+from kg_adapters.base import XSD, Bindings, KGStore, QueryError, Term
 from kg_adapters.naming import local_name
 from kg_adapters.schema import Schema
 
 from .sexpr import (
+    Aggregate,
     Count,
     Entity,
+    In,
     Program,
     ProgramError,
     entities,
@@ -28,7 +40,7 @@ from .sexpr import (
     to_text,
     transform,
 )
-from .to_sparql import COUNT_VAR, label_lookup_sparql, to_sparql
+from .to_sparql import COUNT_VAR, NUMBER_VAR, label_lookup_sparql, to_sparql
 from .validate import validate
 
 
@@ -48,6 +60,8 @@ class Execution:
     truncated: bool
     elapsed_ms: float
     cached: bool
+    boolean: bool | None = None  # set for IN programs
+    number: Decimal | None = None  # set for SUM and AVG programs that have an answer
 
     def to_json(self) -> dict:
         return {
@@ -55,6 +69,8 @@ class Execution:
             "sparql": self.sparql,
             "answers": [{"iri": a.iri, "label": a.label} for a in self.answers],
             "count": self.count,
+            "boolean": self.boolean,
+            "number": None if self.number is None else _decimal_text(self.number),
             "truncated": self.truncated,
         }
 
@@ -122,32 +138,80 @@ class Executor:
         start = time.perf_counter()
         resolved, sparql = self.compile(program)
         bindings, cached = self.select(sparql)
-        answers, count = _answers(bindings, isinstance(resolved, Count))
+        reading = READINGS.get(type(resolved), _set_members)(bindings)
         return Execution(
             program=to_text(resolved),
             sparql=sparql,
-            answers=answers,
-            count=count,
+            answers=reading.answers,
+            count=reading.count,
             truncated=bindings.truncated,
             elapsed_ms=(time.perf_counter() - start) * 1000,
             cached=cached,
+            boolean=reading.boolean,
+            number=reading.number,
         )
 
     def close(self) -> None:
         self._cache.close()
 
 
-def _answers(bindings: Bindings, is_count: bool) -> tuple[tuple[Answer, ...], int | None]:
-    if is_count:
-        value = bindings.column(COUNT_VAR)[0] if bindings.rows else None
-        count = int(float(value.value)) if value is not None else 0
-        return (Answer(str(count)),), count
-    answers = []
-    for term, label in bindings.rows:
-        if term is not None:
-            answers.append(_answer(term, label))
+# ------------------------------------------------------------------ reading the rows
+SIGNIFICANT_DIGITS = 12  # of a SUM or AVG; past about 15 the stores' decimal arithmetic differs
+
+
+@dataclass(frozen=True)
+class _Reading:
+    answers: tuple[Answer, ...]
+    count: int | None = None
+    boolean: bool | None = None
+    number: Decimal | None = None
+
+
+def _set_members(bindings: Bindings) -> _Reading:
+    answers = [_answer(term, label) for term, label in bindings.rows if term is not None]
     answers.sort(key=lambda a: (a.label.lower(), a.iri or ""))
-    return tuple(answers), None
+    return _Reading(tuple(answers))
+
+
+def _count(bindings: Bindings) -> _Reading:
+    value = bindings.column(COUNT_VAR)[0] if bindings.rows else None
+    count = int(float(value.value)) if value is not None else 0
+    return _Reading((Answer(str(count), None, XSD + "integer"),), count=count)
+
+
+def _boolean(bindings: Bindings) -> _Reading:
+    """IN: a row means the entity is a member."""
+    member = bool(bindings.rows)
+    return _Reading((Answer("yes" if member else "no", None, XSD + "boolean"),), boolean=member)
+
+
+def _number(bindings: Bindings) -> _Reading:
+    """SUM and AVG: no values, no answer (SPARQL would say 0, or Virtuoso nothing at all)."""
+    row = dict(zip(bindings.vars, bindings.rows[0])) if bindings.rows else {}
+    values, number = row.get(COUNT_VAR), row.get(NUMBER_VAR)
+    if number is None or values is None or int(float(values.value)) == 0:
+        return _Reading(())
+    try:
+        value = _rounded(Decimal(number.value))
+    except decimal.InvalidOperation:
+        raise QueryError(f"the store answered {number.value!r} for {NUMBER_VAR}, which is not a number") from None
+    return _Reading((Answer(_decimal_text(value), None, XSD + "decimal"),), number=value)
+
+
+READINGS: dict[type, Callable[[Bindings], _Reading]] = {Count: _count, In: _boolean, Aggregate: _number}
+
+
+def _rounded(value: Decimal) -> Decimal:
+    """Whole numbers stay exact; a fraction is cut to SIGNIFICANT_DIGITS, so both stores read alike."""
+    if not value.is_finite() or value == value.to_integral_value():
+        return value
+    places = max(0, SIGNIFICANT_DIGITS - value.adjusted() - 1)
+    return value.quantize(Decimal(1).scaleb(-places), context=decimal.Context(prec=80))
+
+
+def _decimal_text(value: Decimal) -> str:
+    """Plain notation with no trailing zeros: "273811.833333", "1642871", never "1.6E+6"."""
+    return format(value.normalize(decimal.Context(prec=80)), "f") if value.is_finite() else str(value)
 
 
 def _answer(term: Term, label: Term | None) -> Answer:

@@ -1,9 +1,14 @@
 """Programs as s-expressions: one small tree, a parser, a printer, and tree helpers.
 
-The language (method.md): JOIN, R, AND, COUNT, ARGMAX/ARGMIN with chained relations,
-and the comparatives lt/le/gt/ge. A bare symbol is read by its position: a relation
-where a relation belongs, a class where a set belongs. Entities are written by label
-in double quotes or by IRI in angle brackets; literals are bare numbers or dates.
+The language (method.md, README "Programs"): JOIN, R, AND, COUNT, ARGMAX/ARGMIN with
+chained relations, the comparatives lt/le/gt/ge, and the operators that widen it: NOT
+(only inside AND), OR, IN, SUM and AVG, `(COUNT r S)` as a superlative's measure, and an
+entity in place of a comparative's number. A bare symbol is read by its position: a
+relation where a relation belongs, a class where a set belongs. Entities are written by
+label in double quotes or by IRI in angle brackets; literals are bare numbers or dates.
+
+It is longer than 400 lines because the tree, its parser and its printer change together
+whenever an operator is added: one file to read, in the order a program flows through.
 
 Positions are kept on nodes (not compared) so that the validator can point at the
 offending token.
@@ -108,14 +113,55 @@ class Superlative(Node):
 class Compare(Node):
     op: str  # "lt" | "le" | "gt" | "ge"
     relation: "RelExpr"
-    value: Literal
+    value: Literal | Entity  # an entity compares with that entity's own value of the relation
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    """The complement of a set, within the other operand of an AND (the validator keeps it there)."""
+
+    arg: "SetExpr"
+
+
+@dataclass(frozen=True)
+class Or(Node):
+    """A union. Entities written as its operands are members, so they may be answers."""
+
+    left: "SetExpr"
+    right: "SetExpr"
+
+
+@dataclass(frozen=True)
+class Degree(Node):
+    """`(COUNT r)` or `(COUNT r S)` as a superlative's measure: each member's r-neighbours (in S)."""
+
+    relation: "RelExpr"
+    arg: "SetExpr | None" = None
+
+
+@dataclass(frozen=True)
+class In(Node):
+    """Yes/no: whether `member` belongs to the set. Outermost only, like COUNT."""
+
+    member: Entity | Literal
+    arg: "SetExpr"
+
+
+@dataclass(frozen=True)
+class Aggregate(Node):
+    """The total or mean of the members' numeric values of `path`. Outermost only, like COUNT."""
+
+    op: str  # "SUM" | "AVG"
+    arg: "SetExpr"
+    path: "RelExpr"
 
 
 RelExpr = Union[Relation, Reverse, Chain]
-SetExpr = Union[Entity, Literal, Class, Join, And, Superlative, Compare]
-Program = Union[SetExpr, Count]
+SetExpr = Union[Entity, Literal, Class, Join, And, Or, Not, Superlative, Compare]
+Program = Union[SetExpr, Count, In, Aggregate]
 COMPARATIVES = ("lt", "le", "gt", "ge")
 SUPERLATIVES = ("ARGMAX", "ARGMIN")
+AGGREGATES = ("SUM", "AVG")
 
 
 # ==================================================================== parsing
@@ -175,6 +221,8 @@ def parse(text: str) -> Program:
 
 
 class _Parser:
+    """Recursive descent; each operator's arguments are read by the entry for it in `_SET_OPS`/`_OUTERMOST_OPS`."""
+
     def __init__(self, tokens: list[_Tok], end: int):
         self.tokens, self.i, self.end = tokens, 0, end
 
@@ -184,6 +232,9 @@ class _Parser:
         tok = self.tokens[self.i]
         self.i += 1
         return tok
+
+    def _at(self, kind: str, offset: int = 0) -> bool:
+        return self.i + offset < len(self.tokens) and self.tokens[self.i + offset].kind == kind
 
     def _close(self, op: _Tok, arity: int) -> None:
         tok = self._next("')'")
@@ -197,67 +248,46 @@ class _Parser:
         return op
 
     def _peek_close(self, op: _Tok, arity: int, got: int) -> None:
-        if self.i < len(self.tokens) and self.tokens[self.i].kind == "close":
-            raise ProgramError(f"{op.text} takes {arity} arguments; found {got}", self.tokens[self.i].pos)
+        if self._at("close"):
+            plural = "s" * (arity > 1)
+            raise ProgramError(f"{op.text} takes {arity} argument{plural}; found {got}", self.tokens[self.i].pos)
+
+    def _args(self, op: _Tok, *readers: "_Reader") -> list:
+        """One argument per reader, then ')'; a missing or extra argument is named against the operator."""
+        args = []
+        for got, read in enumerate(readers):
+            self._peek_close(op, len(readers), got)
+            args.append(read(self, op))
+        self._close(op, len(readers))
+        return args
 
     def program(self) -> Program:
-        if self.i < len(self.tokens) and self.tokens[self.i].kind == "open":
-            save = self.i
-            self.i += 1
-            op = self._operator()
-            if op.text.upper() == "COUNT":
-                self._peek_close(op, 1, 0)
-                node = Count(self.set_expr(), pos=op.pos)
-                self._close(op, 1)
-                return node
-            self.i = save
+        if self._at("open") and self._at("atom", 1):
+            read = _OUTERMOST_OPS.get(self.tokens[self.i + 1].text.upper())
+            if read is not None:
+                self.i += 2
+                return read(self, self.tokens[self.i - 1])
         return self.set_expr()
 
     def set_expr(self) -> SetExpr:
         tok = self._next("a set: an entity, a class or a program")
-        if tok.kind == "string":
-            return Entity(_unquote(tok.text), pos=tok.pos)
-        if tok.kind == "iri":
-            return Entity(tok.text[1:-1], is_iri=True, pos=tok.pos)
+        if tok.kind in ("string", "iri"):
+            return _entity(tok)
         if tok.kind == "close":
             raise ProgramError("unbalanced parentheses: unexpected ')'", tok.pos)
         if tok.kind == "atom":
             literal = _literal(tok)
             return literal if literal else Class(tok.text, pos=tok.pos)
         op = self._operator()
-        name = op.text.upper() if op.text.upper() in ("JOIN", "AND", "COUNT", *SUPERLATIVES) else op.text
-        if name == "JOIN":
-            self._peek_close(op, 2, 0)
-            rel = self.rel_expr()
-            self._peek_close(op, 2, 1)
-            node: SetExpr = Join(rel, self.set_expr(), pos=op.pos)
-        elif name == "AND":
-            self._peek_close(op, 2, 0)
-            left = self.set_expr()
-            self._peek_close(op, 2, 1)
-            node = And(left, self.set_expr(), pos=op.pos)
-        elif name in SUPERLATIVES:
-            self._peek_close(op, 2, 0)
-            arg = self.set_expr()
-            self._peek_close(op, 2, 1)
-            node = Superlative(name, arg, self.rel_expr(allow_chain=True), pos=op.pos)
-        elif name in COMPARATIVES:
-            self._peek_close(op, 2, 0)
-            rel = self.rel_expr(allow_chain=True)
-            self._peek_close(op, 2, 1)
-            value = self._next("a number or date")
-            literal = _literal(value) if value.kind == "atom" else None
-            if literal is None:
-                raise ProgramError(f"{name} compares with a number or date, not {value.text!r}", value.pos)
-            node = Compare(name, rel, literal, pos=op.pos)
-        elif name == "COUNT":
-            raise ProgramError("COUNT may only be the outermost operator", op.pos)
-        elif name == "R":
+        upper = op.text.upper()
+        if upper in _OUTERMOST_OPS:
+            raise ProgramError(f"{upper} may only be the outermost operator", op.pos)
+        if upper == "R":
             raise ProgramError("(R ...) is a relation; a set belongs here", op.pos)
-        else:
+        read = _SET_OPS.get(upper) or _SET_OPS.get(op.text)  # comparatives are lower case only
+        if read is None:
             raise ProgramError(f"unknown operator {op.text!r}", op.pos)
-        self._close(op, 2)
-        return node
+        return read(self, op)
 
     def rel_expr(self, allow_chain: bool = False) -> RelExpr:
         tok = self._next("a relation")
@@ -283,6 +313,85 @@ class _Parser:
             self._close(op, 2)
             return Chain(first, second, pos=op.pos)
         raise ProgramError(f"expected a relation, found ({op.text} ...)", op.pos)
+
+    def measure(self, op: _Tok) -> RelExpr | Degree:
+        """A superlative's measure: a relation path, or `(COUNT r)` / `(COUNT r S)`."""
+        if self._at("open") and self._at("atom", 1) and self.tokens[self.i + 1].text.upper() == "COUNT":
+            self.i += 2
+            count = self.tokens[self.i - 1]
+            usage = "a superlative's COUNT takes a relation and may take a set: (COUNT r) or (COUNT r S)"
+            if self._at("close"):
+                raise ProgramError(usage, self.tokens[self.i].pos)
+            relation = self.rel_expr()
+            arg = None if self._at("close") else self.set_expr()
+            if not self._at("close"):
+                raise ProgramError(usage, self.tokens[self.i].pos if self.i < len(self.tokens) else self.end)
+            self.i += 1
+            return Degree(relation, arg, pos=count.pos)
+        return self.rel_expr(allow_chain=True)
+
+    def compared(self, op: _Tok) -> Literal | Entity:
+        """What a comparative compares with: a number, a date, or an entity (whose own value is used)."""
+        tok = self._next("a number, a date or an entity")
+        if tok.kind in ("string", "iri"):
+            return _entity(tok)
+        literal = _literal(tok) if tok.kind == "atom" else None
+        if literal is None:
+            raise ProgramError(f"{op.text} compares with a number, a date or an entity, not {tok.text!r}", tok.pos)
+        return literal
+
+    def constant(self, op: _Tok) -> Entity | Literal:
+        """IN's first argument: the one entity (or value) asked about."""
+        tok = self._next("an entity")
+        if tok.kind in ("string", "iri"):
+            return _entity(tok)
+        literal = _literal(tok) if tok.kind == "atom" else None
+        if literal is None:
+            raise ProgramError(f'{op.text} asks about one entity, such as "Austria"; found {tok.text!r}', tok.pos)
+        return literal
+
+
+_Reader = Callable[[_Parser, _Tok], Node]  # reads one argument of the operator `_Tok`
+
+
+def _node(make: Callable[..., Node], *readers: _Reader) -> Callable[[_Parser, _Tok], Node]:
+    """The parser of one operator: read its arguments in turn, then build the node from them."""
+    return lambda parser, op: make(op, *parser._args(op, *readers))
+
+
+def _set(p: _Parser, op: _Tok) -> Node:
+    return p.set_expr()
+
+
+def _rel(p: _Parser, op: _Tok) -> Node:
+    return p.rel_expr()
+
+
+def _path(p: _Parser, op: _Tok) -> Node:
+    return p.rel_expr(allow_chain=True)
+
+
+_SET_OPS: dict[str, Callable[[_Parser, _Tok], Node]] = {
+    "JOIN": _node(lambda op, r, s: Join(r, s, pos=op.pos), _rel, _set),
+    "AND": _node(lambda op, a, b: And(a, b, pos=op.pos), _set, _set),
+    "OR": _node(lambda op, a, b: Or(a, b, pos=op.pos), _set, _set),
+    "NOT": _node(lambda op, a: Not(a, pos=op.pos), _set),
+    **dict.fromkeys(
+        SUPERLATIVES, _node(lambda op, s, m: Superlative(op.text.upper(), s, m, pos=op.pos), _set, _Parser.measure)
+    ),
+    **dict.fromkeys(COMPARATIVES, _node(lambda op, r, v: Compare(op.text, r, v, pos=op.pos), _path, _Parser.compared)),
+}
+_OUTERMOST_OPS: dict[str, Callable[[_Parser, _Tok], Node]] = {
+    "COUNT": _node(lambda op, s: Count(s, pos=op.pos), _set),
+    "IN": _node(lambda op, e, s: In(e, s, pos=op.pos), _Parser.constant, _set),
+    **dict.fromkeys(AGGREGATES, _node(lambda op, s, r: Aggregate(op.text.upper(), s, r, pos=op.pos), _set, _path)),
+}
+
+
+def _entity(tok: _Tok) -> Entity:
+    if tok.kind == "iri":
+        return Entity(tok.text[1:-1], is_iri=True, pos=tok.pos)
+    return Entity(_unquote(tok.text), pos=tok.pos)
 
 
 def _literal(tok: _Tok) -> Literal | None:
@@ -313,30 +422,39 @@ def quote_label(label: str) -> str:
     return '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# The head each operator is written with; Superlative, Compare and Aggregate write their `op`.
+_HEAD: dict[type, str] = {
+    Reverse: "R", Chain: "JOIN", Join: "JOIN", And: "AND", Or: "OR", Not: "NOT",
+    Count: "COUNT", Degree: "COUNT", In: "IN", Superlative: "", Compare: "", Aggregate: "",
+}
+
+
+def _head(node: Node) -> str:
+    return _HEAD[type(node)] or node.op
+
+
+def _operator_text(node: Node) -> str:
+    """`(HEAD child ...)`: every operator prints its children in field order."""
+    return f"({_head(node)} {' '.join(to_text(c) for c in node.children())})"
+
+
 _PRINT: dict[type, Callable[[Node], str]] = {
     Entity: lambda n: f"<{n.ref}>" if n.is_iri else quote_label(n.ref),
     Literal: lambda n: n.value,
     Class: lambda n: n.name,
     Relation: lambda n: f"<{n.name}>" if ":" in n.name else n.name,
-    Reverse: lambda n: f"(R {to_text(n.relation)})",
-    Chain: lambda n: f"(JOIN {to_text(n.first)} {to_text(n.second)})",
-    Join: lambda n: f"(JOIN {to_text(n.relation)} {to_text(n.arg)})",
-    And: lambda n: f"(AND {to_text(n.left)} {to_text(n.right)})",
-    Count: lambda n: f"(COUNT {to_text(n.arg)})",
-    Superlative: lambda n: f"({n.op} {to_text(n.arg)} {to_text(n.path)})",
-    Compare: lambda n: f"({n.op} {to_text(n.relation)} {to_text(n.value)})",
+    **dict.fromkeys(_HEAD, _operator_text),
 }
 
 
 def pretty(node: Node, indent: int = 0, width: int = 60) -> str:
-    """Multi-line form for people: a node that fits on one line stays on one line."""
+    """Multi-line form for people: a node that fits on one line stays on one line, and so do relations."""
     flat = to_text(node)
-    if len(flat) + indent <= width or not isinstance(node, (Join, And, Count, Superlative, Compare)):
+    if len(flat) + indent <= width or type(node) not in _HEAD or isinstance(node, (Reverse, Chain)):
         return flat
-    head = {Join: "JOIN", And: "AND", Count: "COUNT"}.get(type(node), getattr(node, "op", ""))
     pad = " " * (indent + 2)
     parts = [pretty(c, indent + 2, width) for c in node.children()]
-    return f"({head}\n" + "\n".join(pad + p for p in parts) + ")"
+    return f"({_head(node)}\n" + "\n".join(pad + p for p in parts) + ")"
 
 
 # ==================================================================== tree helpers
@@ -365,9 +483,26 @@ def relations(node: Node) -> list[Relation]:
     return [n for n in walk(node) if isinstance(n, Relation)]
 
 
+def members(node: Node) -> list[Entity]:
+    """Entities written as members of the answer rather than as anchors: the operands of OR and the
+    entity IN asks about. They may be answers (`(ARGMAX (OR "Brazil" "Argentina") area)`); other
+    entities never are (see to_sparql)."""
+    found = []
+    for n in walk(node):
+        if isinstance(n, Or):
+            found += [c for c in (n.left, n.right) if isinstance(c, Entity)]
+        elif isinstance(n, In) and isinstance(n.member, Entity):
+            found.append(n.member)
+    return found
+
+
+# Operators that make a complete program on their own; NOT and `(COUNT r)` only exist inside another.
+_SUBPROGRAMS = (Join, And, Or, Superlative, Compare, Count, In, Aggregate)
+
+
 def subprograms(node: Program) -> list[Program]:
     """The bottom-up decomposition: every complete sub-program, innermost first."""
-    return [n for n in walk(node) if isinstance(n, (Join, And, Count, Superlative, Compare))]
+    return [n for n in walk(node) if isinstance(n, _SUBPROGRAMS)]
 
 
 def anonymise(node: Program, class_of: Callable[[Entity], str]) -> Program:

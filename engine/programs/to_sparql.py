@@ -8,7 +8,13 @@ Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in
 superlatives, and the program's own entities never among its answers. A walk
 also never passes back through them: in "actors in films by the director of X",
 the films are the director's other films, not X again (MetaQA's answers read
-multi-hop questions this way; see `_not_own`).
+multi-hop questions this way; see `_not_own`). Entities written as members
+rather than anchors (the operands of OR, the entity IN asks about) are exempt:
+"which is bigger, Brazil or Argentina" must be able to answer Brazil.
+
+Programs that are not sets (COUNT, IN, SUM, AVG) get their SELECT from `QUERIES`.
+The SPARQL runs unchanged on pyoxigraph and on Virtuoso 7.2, whose quirks shape a few
+rules (le/ge spelled out, no VALUES in a UNION branch or pinning NOT EXISTS' variable).
 """
 
 from __future__ import annotations
@@ -22,27 +28,34 @@ from kg_adapters.base import RDF_TYPE, RDFS_LABEL, XSD
 from kg_adapters.schema import SUBJECT, ClassInfo, Schema
 
 from .sexpr import (
+    Aggregate,
     And,
     Chain,
     Class,
     Compare,
     Count,
+    Degree,
     Entity,
+    In,
     Join,
     Literal,
     Node,
+    Not,
+    Or,
     Program,
     ProgramError,
     Relation,
     Reverse,
     Superlative,
     entities,
+    members,
 )
 from .validate import class_info, relation_info
 
 ANSWER_VAR = "x"
 LABEL_VAR = "label"
-COUNT_VAR = "count"
+COUNT_VAR = "count"  # COUNT's answer; for SUM and AVG, how many values went into the number
+NUMBER_VAR = "number"  # the answer of SUM and AVG
 
 _IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -158,11 +171,21 @@ def _not_own(var: str, ctx: _Context) -> Patterns:
     reach F1 87.86 against the gold answers with plain sets and 92.96 with
     this rule (tests/test_metaqa_oracle.py); 1- and 2-hop are unchanged.
     """
-    return [f"FILTER({var} NOT IN ({', '.join(ctx.own)}))"] if ctx.own else []
+    return [_excluding(var, ctx.own)] if ctx.own else []
+
+
+def _excluding(var: str, terms: tuple[str, ...]) -> str:
+    """`var` is none of the terms. Spelled `!=` ... `&&` as SPARQL defines NOT IN: inside NOT EXISTS,
+    with an OPTIONAL and GROUP BY around it, NOT IN overflows Virtuoso 7.2's cost model (SQ200)."""
+    return f"FILTER({' && '.join(f'{var} != {term}' for term in terms)})"
 
 
 def _and(node: And, var: str, ctx: _Context) -> Patterns:
     left, right = node.left, node.right
+    if isinstance(left, Not):  # the set first, then what its members must lack
+        left, right = right, left
+    if isinstance(right, Not):
+        return _patterns(left, var, ctx) + [_lacking(right.arg, var, ctx)]
     if isinstance(left, Class) and not isinstance(right, Class):
         left, right = right, left
     if isinstance(right, Class):  # restrict, rather than enumerate, the class
@@ -173,28 +196,93 @@ def _and(node: And, var: str, ctx: _Context) -> Patterns:
     return _patterns(left, var, ctx) + _patterns(right, var, ctx)
 
 
+def _lacking(node: Node, var: str, ctx: _Context) -> str:
+    """`(NOT S)` inside AND: FILTER NOT EXISTS over the same variable.
+
+    Virtuoso 7.2 ignores a VALUES or a constant FILTER that pins the outer variable inside
+    NOT EXISTS (and a UNION of such), so it would drop every member. A set pinned that way
+    is compared through a fresh variable instead; `=`, since Virtuoso also gets sameTerm
+    wrong there. Other sets keep the plain form, which lets the store look the member up.
+    """
+    if not _pinned(node):
+        return f"FILTER NOT EXISTS {{ {' '.join(_patterns(node, var, ctx))} }}"
+    other = ctx.var("n")
+    inner = " ".join(_patterns(node, other, ctx))
+    return f"FILTER NOT EXISTS {{ {{ SELECT DISTINCT {other} WHERE {{ {inner} }} }} FILTER({other} = {var}) }}"
+
+
+def _pinned(node: Node) -> bool:
+    """Whether a set's patterns bind its variable to constants (VALUES) rather than by triples."""
+    if isinstance(node, (Entity, Literal)):
+        return True
+    if isinstance(node, (And, Or)):
+        return _pinned(node.left) or _pinned(node.right)
+    if isinstance(node, Superlative):
+        return _pinned(node.arg)
+    return False
+
+
+def _not_alone(node: Not, var: str, ctx: _Context) -> Patterns:
+    raise ProgramError("NOT may only be an operand of AND", node.pos)
+
+
+def _or(node: Or, var: str, ctx: _Context) -> Patterns:
+    """A UNION of the two sets, each a sub-select: Virtuoso 7.2 answers nothing from a UNION branch
+    that opens with VALUES (an entity operand), and a sub-select keeps each branch's variables apart."""
+    branches = [
+        f"{{ SELECT DISTINCT {var} WHERE {{ {' '.join(_patterns(side, var, ctx))} }} }}"
+        for side in (node.left, node.right)
+    ]
+    return [" UNION ".join(branches)]
+
+
 def _superlative(node: Superlative, var: str, ctx: _Context) -> Patterns:
     value, best = ctx.var("val"), ctx.var("best")
     inner_var, inner_value = ctx.var(), ctx.var("val")
     aggregate = "MAX" if node.op == "ARGMAX" else "MIN"
-    inner = _patterns(node.arg, inner_var, ctx) + _path(node.path, inner_var, inner_value, ctx)
+    inner = _measured(node, inner_var, inner_value, ctx)
+    return _measured(node, var, value, ctx) + [
+        f"{{ SELECT ({aggregate}({inner_value}) AS {best}) WHERE {{ {' '.join(inner)} }} }}",
+        f"FILTER({value} = {best})",
+    ]
+
+
+def _measured(node: Superlative, member: str, value: str, ctx: _Context) -> Patterns:
+    """Patterns that bind each member of the superlative's set and its value of the measure."""
+    if isinstance(node.path, Degree):
+        return [_degree(node.arg, node.path, member, value, ctx)]
+    return _patterns(node.arg, member, ctx) + _path(node.path, member, value, ctx)
+
+
+def _degree(arg: Node, degree: Degree, member: str, value: str, ctx: _Context) -> str:
+    """Each member with its number of r-neighbours (in S when given); OPTIONAL, so none counts 0."""
+    neighbour = ctx.var("y")
+    reach = _path(degree.relation, member, neighbour, ctx)
+    if degree.arg is not None:
+        reach += _patterns(degree.arg, neighbour, ctx)
     return (
-        _patterns(node.arg, var, ctx)
-        + _path(node.path, var, value, ctx)
-        + [f"{{ SELECT ({aggregate}({inner_value}) AS {best}) WHERE {{ {' '.join(inner)} }} }}",
-           f"FILTER({value} = {best})"]
+        f"{{ SELECT {member} (COUNT(DISTINCT {neighbour}) AS {value}) WHERE {{ "
+        f"{' '.join(_patterns(arg, member, ctx))} OPTIONAL {{ {' '.join(reach)} }} }} GROUP BY {member} }}"
     )
 
 
 def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
     value = ctx.var("val")
-    literal = _term(node.value, ctx)
-    if node.op in ("le", "ge"):  # spelled out: Virtuoso 7.2 gets <= and >= on xsd:date wrong
-        strict = "<" if node.op == "le" else ">"
-        test = f"{value} {strict} {literal} || {value} = {literal}"
-    else:
-        test = f"{value} {_COMPARE[node.op]} {literal}"
-    return _path(node.relation, var, value, ctx) + [f"FILTER({test})"]
+    if isinstance(node.value, Entity):  # the entity's own value; the entity itself is never an answer
+        reference, other = _term(node.value, ctx), ctx.var("ref")
+        own = _path(node.relation, reference, other, ctx)
+        return own + _path(node.relation, var, value, ctx) + [
+            f"FILTER({_test(node.op, value, other)})",
+            _excluding(var, (reference,)),
+        ]
+    return _path(node.relation, var, value, ctx) + [f"FILTER({_test(node.op, value, _term(node.value, ctx))})"]
+
+
+def _test(op: str, value: str, bound: str) -> str:
+    if op in ("le", "ge"):  # spelled out: Virtuoso 7.2 gets <= and >= on xsd:date wrong
+        strict = "<" if op == "le" else ">"
+        return f"{value} {strict} {bound} || {value} = {bound}"
+    return f"{value} {_COMPARE[op]} {bound}"
 
 
 RULES: dict[type, Callable[[Node, str, _Context], Patterns]] = {
@@ -203,6 +291,8 @@ RULES: dict[type, Callable[[Node, str, _Context], Patterns]] = {
     Class: _class,
     Join: _join,
     And: _and,
+    Or: _or,
+    Not: _not_alone,
     Superlative: _superlative,
     Compare: _compare,
 }
@@ -215,20 +305,63 @@ def _patterns(node: Node, var: str, ctx: _Context) -> Patterns:
     return rule(node, var, ctx)
 
 
-def to_sparql(program: Program, schema: Schema) -> str:
-    """One SELECT: `?x ?label` rows for a set, or a single `?count` for COUNT."""
-    ctx = _Context(schema)
-    ctx.own = tuple(sorted({_term(e, ctx) for e in entities(program)}))
+# ------------------------------------------------------------------ whole programs
+def _members(node: Node, ctx: _Context, *more: str, indent: str = "  ") -> str:
+    """Lines that bind the answer variable to the set's members, less the program's own entities, then `more`.
+    A pattern repeated (an entity excluded by its comparison and as the program's own) is written once."""
     answer = f"?{ANSWER_VAR}"
-    body = program.arg if isinstance(program, Count) else program
-    patterns = _patterns(body, answer, ctx) + _not_own(answer, ctx)
-    where = "\n  ".join(patterns)
-    if isinstance(program, Count):
-        return f"SELECT (COUNT(DISTINCT {answer}) AS ?{COUNT_VAR}) WHERE {{\n  {where}\n}}"
+    patterns = dict.fromkeys(_patterns(node, answer, ctx) + _not_own(answer, ctx) + list(more))
+    return "\n".join(indent + p for p in patterns)
+
+
+def _set_query(program: Node, ctx: _Context) -> str:
+    answer = f"?{ANSWER_VAR}"
     return (
-        f"SELECT {answer} (SAMPLE(?l) AS ?{LABEL_VAR}) WHERE {{\n  {where}\n"
+        f"SELECT {answer} (SAMPLE(?l) AS ?{LABEL_VAR}) WHERE {{\n{_members(program, ctx)}\n"
         f"  OPTIONAL {{ {answer} {iri(RDFS_LABEL)} ?l }}\n}} GROUP BY {answer}"
     )
+
+
+def _count_query(program: Count, ctx: _Context) -> str:
+    return f"SELECT (COUNT(DISTINCT ?{ANSWER_VAR}) AS ?{COUNT_VAR}) WHERE {{\n{_members(program.arg, ctx)}\n}}"
+
+
+def _in_query(program: In, ctx: _Context) -> str:
+    """A row when the entity is a member, none when it is not (the executor reads yes/no)."""
+    answer = f"?{ANSWER_VAR}"
+    return (
+        f"SELECT {answer} WHERE {{\n  VALUES {answer} {{ {_term(program.member, ctx)} }}\n"
+        f"{_members(program.arg, ctx)}\n}} LIMIT 1"
+    )
+
+
+def _aggregate_query(program: Aggregate, ctx: _Context) -> str:
+    """One value per member-value pair (DISTINCT pairs, so equal values of two members both count);
+    members without a numeric value are skipped, and the count of values lets the executor tell
+    "no values" (no answer) from a total of 0."""
+    answer, value = f"?{ANSWER_VAR}", ctx.var("val")
+    pairs = _path(program.path, answer, value, ctx) + [f"FILTER(isNumeric({value}))"]
+    return (
+        f"SELECT ({program.op}({value}) AS ?{NUMBER_VAR}) (COUNT({value}) AS ?{COUNT_VAR}) WHERE {{\n"
+        f"  {{ SELECT DISTINCT {answer} {value} WHERE {{\n{_members(program.arg, ctx, *pairs, indent='    ')}\n"
+        f"  }} }}\n}}"
+    )
+
+
+QUERIES: dict[type, Callable[[Node, _Context], str]] = {
+    Count: _count_query,
+    In: _in_query,
+    Aggregate: _aggregate_query,
+}
+
+
+def to_sparql(program: Program, schema: Schema) -> str:
+    """One SELECT: `?x ?label` rows for a set; for COUNT a single `?count`; for IN one row or none;
+    for SUM and AVG a single `?number` with the `?count` of values behind it."""
+    ctx = _Context(schema)
+    answerable = {_term(e, ctx) for e in members(program)}
+    ctx.own = tuple(sorted({_term(e, ctx) for e in entities(program)} - answerable))
+    return QUERIES.get(type(program), _set_query)(program, ctx)
 
 
 def label_lookup_sparql(labels: list[str]) -> str:

@@ -4,7 +4,9 @@ A 0.5B model cannot read s-expressions reliably, but it paraphrases English well
 so question generation shows it this reading next to the program, and the
 reasoner embeds readings (not raw s-expressions) to prune candidates.
 Readings are clumsy on purpose ("movies whose genre is Drama"); the LLM turns
-them into natural questions.
+them into natural questions. Every operator has one: "countries whose continent is
+Europe and whose currency is not Euro" (NOT), "is Austria among ...?" (IN), "the total
+area of ..." (SUM), "the countries with the most neighbours" (a superlative over COUNT).
 """
 
 from __future__ import annotations
@@ -12,21 +14,27 @@ from __future__ import annotations
 from kg_adapters.schema import Schema, object_noun
 
 from .sexpr import (
+    Aggregate,
     And,
     Chain,
     Class,
     Compare,
     Count,
+    Degree,
     Entity,
+    In,
     Join,
     Literal,
     Node,
+    Not,
+    Or,
     Relation,
     Reverse,
     Superlative,
 )
 
 _COMPARE = {"lt": "less than", "le": "at most", "gt": "greater than", "ge": "at least"}
+_AGGREGATE = {"SUM": "total", "AVG": "average"}
 
 
 def verbalize(node: Node, schema: Schema) -> str:
@@ -42,34 +50,83 @@ def _plural(noun: str) -> str:
 
 
 class _Reader:
+    """One reading per node class (`_READINGS`), each built from its children's readings."""
+
     def __init__(self, schema: Schema):
         self.schema = schema
 
     def read(self, node: Node) -> str:
-        if isinstance(node, Entity):
-            return node.ref
-        if isinstance(node, Literal):
-            return node.value
-        if isinstance(node, Class):
-            info = self.schema.class_(node.name)
-            return _plural((info.label if info else node.name).replace("_", " ").lower())
-        if isinstance(node, Count):
-            return f"the number of {self._counted(node.arg)}"
-        if isinstance(node, And):
-            left, right = self.read(node.left), self.read(node.right)
-            subjects = self._subjects_of(node.left)
-            if subjects and subjects == self._subjects_of(node.right) and right.startswith(subjects + " "):
-                return f"{left} and {right[len(subjects) + 1:]}"  # movies whose genre is X and whose ...
-            return f"{left} that are also {right}"
-        if isinstance(node, Join):
-            return self._join(node)
-        if isinstance(node, Superlative):
-            which = "largest" if node.op == "ARGMAX" else "smallest"
-            members = self.read(node.arg).removeprefix("the ")
-            return f"the {members} with the {which} {self._path_noun(node.path)}"
+        reading = _READINGS.get(type(node))
+        if reading is None:
+            raise TypeError(f"cannot read {node!r}")
+        return reading(self, node)
+
+    def _class(self, node: Class) -> str:
+        info = self.schema.class_(node.name)
+        return _plural((info.label if info else node.name).replace("_", " ").lower())
+
+    def _and(self, node: And) -> str:
+        if isinstance(node.left, Not) or isinstance(node.right, Not):
+            return self._and_not(*((node.right, node.left) if isinstance(node.left, Not) else (node.left, node.right)))
+        left, right = self.read(node.left), self.read(node.right)
+        subjects = self._subjects_of(node.left)
+        if subjects and subjects == self._subjects_of(node.right) and right.startswith(subjects + " "):
+            return f"{left} and {right[len(subjects) + 1:]}"  # movies whose genre is X and whose ...
+        return f"{left} that are also {right}"
+
+    def _and_not(self, kept: Node, negated: Not) -> str:
+        """"countries whose continent is Europe and whose currency is not Euro", "movies not directed by X"."""
+        kept_text, tail = self.read(kept), self._negated(negated.arg)
+        subjects = self._subjects_of(negated.arg)
+        if tail and subjects and kept_text == subjects:
+            return f"{kept_text} {tail}"
+        if tail and subjects and subjects == self._subjects_of(kept):
+            return f"{kept_text} and {tail}"
+        return f"{kept_text} that are not {self.read(negated.arg)}"
+
+    def _negated(self, node: Node) -> str | None:
+        """What follows the subjects in a denial: "whose genre is not X", "not directed by X"; None if none fits."""
+        if isinstance(node, Join) and not isinstance(node.relation, Reverse):
+            words = node.relation.name.lower().split("_")
+            if len(words) >= 2 and words[-1] == "by":
+                return f"not {' '.join(words)} {self.read(node.arg)}"
+            return f"whose {self._noun(node.relation)} is not {self.read(node.arg)}"
         if isinstance(node, Compare):
-            return f"{self._subjects(node.relation)} whose {self._path_noun(node.relation)} is {_COMPARE[node.op]} {node.value.value}"
-        raise TypeError(f"cannot read {node!r}")
+            return f"whose {self._path_noun(node.relation)} is not {self._compared(node)}"
+        return None
+
+    def _or(self, node: Or) -> str:
+        return f"{self.read(node.left)} or {self.read(node.right)}"
+
+    def _superlative(self, node: Superlative) -> str:
+        members = self.read(node.arg).removeprefix("the ")
+        members = f"one of {members}" if isinstance(node.arg, Or) else members
+        if isinstance(node.path, Degree):
+            which = "most" if node.op == "ARGMAX" else "fewest"
+            return f"the {members} with the {which} {self._neighbours(node.path)}"
+        which = "largest" if node.op == "ARGMAX" else "smallest"
+        return f"the {members} with the {which} {self._path_noun(node.path)}"
+
+    def _neighbours(self, degree: Degree) -> str:
+        """What `(COUNT r S)` counts, in the plural: "neighbours", "movies among movies directed by X"."""
+        rel = degree.relation
+        noun = self._domain_label(rel.relation) if isinstance(rel, Reverse) else self._noun(rel)
+        counted = _plural(noun)
+        return f"{counted} among {self.read(degree.arg)}" if degree.arg is not None else counted
+
+    def _compare(self, node: Compare) -> str:
+        return f"{self._subjects(node.relation)} whose {self._path_noun(node.relation)} is {self._compared(node)}"
+
+    def _compared(self, node: Compare) -> str:
+        if isinstance(node.value, Entity):
+            return f"{_COMPARE[node.op]} that of {node.value.ref}"
+        return f"{_COMPARE[node.op]} {node.value.value}"
+
+    def _in(self, node: In) -> str:
+        return f"is {self.read(node.member)} among {self.read(node.arg)}?"
+
+    def _aggregate(self, node: Aggregate) -> str:
+        return f"the {_AGGREGATE[node.op]} {self._path_noun(node.path)} of {self._counted(node.arg)}"
 
     def _counted(self, node: Node) -> str:
         """What COUNT counts, in the plural: "directors of the movie Alien", not "the director of ..."."""
@@ -129,3 +186,18 @@ class _Reader:
         if isinstance(path, Reverse):
             return self._noun(path.relation)
         return self._noun(path)
+
+
+_READINGS = {
+    Entity: lambda reader, node: node.ref,
+    Literal: lambda reader, node: node.value,
+    Class: _Reader._class,
+    Count: lambda reader, node: f"the number of {reader._counted(node.arg)}",
+    Join: _Reader._join,
+    And: _Reader._and,
+    Or: _Reader._or,
+    Superlative: _Reader._superlative,
+    Compare: _Reader._compare,
+    In: _Reader._in,
+    Aggregate: _Reader._aggregate,
+}
