@@ -52,6 +52,7 @@ BENCH_CACHE = Path.home() / ".cache" / "kgscout" / "bench"
 DEFAULT_RESULTS = BENCH_CACHE / f"kgs-results-v{REASONER_VERSION}.jsonl"
 DEFAULT_CACHE_ROOT = BENCH_CACHE / "kgs"
 KGS_DATA = SHARED / "kgs"
+OPS_QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "ops_questions"
 
 FAILURE_KINDS = ("unsupported", "linking", "gold-data", "ranking", "search")
 T = TypeVar("T")
@@ -78,12 +79,14 @@ class KGSpec:
     load: Callable[[], list[BenchQuestion]]
     bootstrapped: bool = True  # False: the shipped corpus is used as is
     take_all: bool = False  # full mode answers every (supported) question instead of a sample
+    corpus_of: str | None = None  # another spec whose corpus this one shares (same KG)
+    default: bool = True  # run without --kgs; the operator sets (issue 13) are asked for by name
 
 
-def jsonl_questions(name: str) -> list[BenchQuestion]:
+def jsonl_questions(name: str, path: Path | None = None) -> list[BenchQuestion]:
     """`kgs/<name>/questions.jsonl`: strata are "set", else "kind"; "unsupported" rows have no program."""
     out = []
-    path = KGS_DATA / name / "questions.jsonl"
+    path = path or KGS_DATA / name / "questions.jsonl"
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
@@ -117,6 +120,11 @@ SPECS: dict[str, KGSpec] = {
                lambda: jsonl_questions("pathquestion-large-3h")),
         KGSpec("geography-demo", None, lambda: jsonl_questions("geography-demo"), bootstrapped=False, take_all=True),
         KGSpec("metaqa", str(MOVIEKG), metaqa_questions),
+        # our own questions for the operators of issue 13 (tests/fixtures/ops_questions), stratified by operator
+        KGSpec("geography-ops", None, lambda: jsonl_questions("geography-ops", OPS_QUESTIONS / "geography.jsonl"),
+               bootstrapped=False, default=False),
+        KGSpec("moviekg-ops", str(MOVIEKG), lambda: jsonl_questions("moviekg-ops", OPS_QUESTIONS / "moviekg.jsonl"),
+               corpus_of="metaqa", default=False),
     )
 }
 
@@ -344,7 +352,7 @@ def ensure_corpus(scout: Scout, spec: KGSpec, root: Path) -> CorpusNote:
     if not spec.bootstrapped:
         return CorpusNote(None, "the shipped assets/geography-corpus")
     config = scout.config
-    folder = root / f"{spec.name}-b{config.budget}-s{config.seed}"
+    folder = root / f"{spec.corpus_of or spec.name}-b{config.budget}-s{config.seed}"
     if complete(folder):
         return CorpusNote(folder, f"reused: {describe(folder)}")
     print(f"bootstrapping {spec.name} (budget {config.budget}, seed {config.seed}) into {folder}", flush=True)
@@ -463,7 +471,8 @@ def parse_args(argv: Sequence[str] | None = None) -> BenchConfig:
     p.add_argument("--budget", type=int, default=None, help="programs to explore per KG (60; 24 with --quick)")
     p.add_argument("--per-kg", type=int, default=None, help="questions per KG (40; 12 with --quick)")
     p.add_argument("--seed", type=int, default=0, help="seed of exploration and of the question sample")
-    p.add_argument("--kgs", nargs="+", choices=list(SPECS), default=list(SPECS))
+    p.add_argument("--kgs", nargs="+", choices=list(SPECS), default=[n for n, s in SPECS.items() if s.default],
+                   help="KGs to run (default: all but the operator sets geography-ops and moviekg-ops)")
     p.add_argument("--fresh", action="store_true", help="answer every question again instead of resuming")
     p.add_argument("--results", type=Path, default=DEFAULT_RESULTS)
     p.add_argument("--cache-root", type=Path, default=DEFAULT_CACHE_ROOT, help="where bootstrapped corpora live")

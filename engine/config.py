@@ -34,6 +34,8 @@ class ScoutConfig:
     max_relations: int = field(default=4, metadata={"help": "relations per program, explored or answered"})
     per_pattern: int = field(default=5, metadata={"help": "programs kept per pattern"})
     join_back_p: float = field(default=0.5, metadata={"help": "chance to join back to a node"})
+    new_ops_share: float = field(default=0.25, metadata={"help": "share of explored functions that are NOT, IN, "
+                                                          "SUM/AVG, choices and count or entity comparisons"})
     qgen_beams: int = field(default=10, metadata={"help": "beam candidates per question"})
     qgen_batch: int = field(default=8, metadata={"help": "programs whose questions are generated together"})
     # --- reasoning (method.md step 3)

@@ -60,6 +60,14 @@ def config(tmp_path: Path) -> ScoutConfig:
 
 
 @pytest.fixture
+def geo(config: ScoutConfig) -> KnowledgeGraph:
+    """The tiny geography KG (declared classes, numeric relations), as `films` is for films."""
+    kg = KnowledgeGraph.open(str(OPS_KGS["geo"]), config)
+    yield kg
+    kg.close()
+
+
+@pytest.fixture
 def films(config: ScoutConfig) -> KnowledgeGraph:
     """The tiny bare-triples film KG, loaded into a real persisted pyoxigraph store."""
     kg = KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), config)

@@ -45,6 +45,20 @@ def test_exploration_is_seeded_diverse_and_executable(films: KnowledgeGraph) -> 
     assert "(JOIN" in operators and ("(COUNT" in operators or "(ARG" in operators or "(AND" in operators)
 
 
+def test_exploration_draws_every_new_operator(geo: KnowledgeGraph) -> None:
+    """With the whole function share given to them, walks yield NOT, IN, (COUNT r), entity comparisons,
+    choices and aggregates, and each reads as its own anonymised form with classes, not "thing"."""
+    explored = list(Explorer(geo, ExploreConfig(function_p=1.0, new_ops_share=1.0), seed=0).explore(60))
+    text = " ".join(p.program for p in explored)
+    for operator in ("(NOT ", "(IN ", "(COUNT ", "(OR ", "(SUM " if "(SUM " in text else "(AVG "):
+        assert operator in text, operator
+    assert any(op in text for op in ("(gt ", "(lt ")) and '"' in text
+    for p in explored:
+        result = geo.executor.execute(p.program)
+        assert (result.count if result.count is not None else len(result.answers)) == p.answers > 0
+        assert "thing" not in p.anonymised, p.anonymised
+
+
 def test_exploration_through_a_sparql_endpoint(virtuoso, tmp_path, config) -> None:
     from kg_adapters.loader import parse_file
     from kg_adapters.sparql_endpoint import SparqlEndpointStore

@@ -6,6 +6,7 @@ import pytest
 
 from engine.answer.linker import LabelIndex
 from engine.answer.question import QuestionReader, _names_people
+from engine.answer.words import numbers_as_digits
 from engine.lm.embedder import Embedder
 from engine.programs.kg import KnowledgeGraph
 
@@ -125,3 +126,18 @@ def test_a_bracketed_name_that_matches_nothing_leaves_the_question_unlinked(read
 )
 def test_questions_that_ask_for_a_ranking(reader: QuestionReader, question: str, asks_superlative: bool) -> None:
     assert reader.read(question).asks_superlative is asks_superlative
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        ("which cities have over a million people", "which cities have over 1000000 people"),
+        ("countries with more than 100 million people", "countries with more than 100000000 people"),
+        ("a population under 10,000", "a population under 10000"),  # "a" stays a word, the comma goes
+        ("more than fifteen million inhabitants", "more than 15000000 inhabitants"),
+        ("which one is bigger", "which one is bigger"),
+        ("films of [Two Million Dollars]", "films of [Two Million Dollars]"),  # a bracketed name as written
+    ],
+)
+def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
+    assert numbers_as_digits(question) == expected

@@ -65,6 +65,31 @@ def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: Knowled
     ],
 )
 def test_a_finalist_fits_every_cue_the_question_has(asked_types, superlative, program, types, fits) -> None:
-    question = SimpleNamespace(asks_count=False, asked_types=asked_types, asks_superlative=superlative)
+    question = _cues(asked_types=asked_types, asks_superlative=superlative)
     cand = ProgramCandidate(parse(program), program, frozenset(), types)
     assert fits_asked(question, cand) is fits
+
+
+def _cues(**given) -> SimpleNamespace:
+    """A question's cues (engine.answer.question.Question), none asked unless given."""
+    cues = dict(asks_count=False, asked_types=frozenset(), asks_superlative=False, asks_negation=False,
+                asks_yes_no=False, aggregate=None)
+    return SimpleNamespace(**{**cues, **given})
+
+
+@pytest.mark.parametrize(
+    "cues, program, fits",
+    [
+        ({"asks_negation": True}, '(AND movie (NOT (JOIN directed_by "Ridley Scott")))', True),
+        ({"asks_negation": True}, '(JOIN directed_by "Ridley Scott")', False),
+        ({"asks_yes_no": True}, '(IN "Alien" (JOIN directed_by "Ridley Scott"))', True),
+        ({"asks_yes_no": True, "asked_types": frozenset({"person"})}, '(IN "Alien" (JOIN directed_by "Ridley Scott"))', True),
+        ({"asks_yes_no": True}, '(JOIN directed_by "Ridley Scott")', False),
+        ({"aggregate": "AVG"}, '(AVG (JOIN directed_by "Ridley Scott") release_year)', True),
+        ({"aggregate": "AVG"}, '(JOIN directed_by "Ridley Scott")', False),
+        ({"asks_superlative": True}, '(ARGMAX movie (COUNT starred_actors))', True),
+    ],
+)
+def test_the_new_operators_fit_their_cues(cues: dict, program: str, fits: bool) -> None:
+    cand = ProgramCandidate(parse(program), program, frozenset(), frozenset({"movie"}))
+    assert fits_asked(_cues(**cues), cand) is fits

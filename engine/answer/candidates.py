@@ -19,14 +19,19 @@ from typing import Callable, Iterable
 from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import (
+    Aggregate,
     And,
     Chain,
     Class,
     Compare,
     Count,
+    Degree,
     Entity,
+    In,
     Join,
     Literal,
+    Not,
+    Or,
     Program,
     ProgramError,
     Relation,
@@ -69,9 +74,10 @@ class Enumerator:
     def first(self, question: Question) -> list[ProgramCandidate]:
         out: list[ProgramCandidate | None] = []
         for anchor in question.anchors:
-            out += START_RULES[type(anchor.node)](self, anchor)
+            out += START_RULES[type(anchor.node)](self, question, anchor)
         if not question.anchors:  # only class words: the classes themselves start the search
             out += [self.typed(Class(name), frozenset()) for name in question.classes]
+        out += _choices(self, question)
         return [c for c in out if c is not None]
 
     def prefetch(self, question: Question) -> None:
@@ -154,15 +160,18 @@ class Enumerator:
 
 
 # ==================================================================== step 1: one rule per anchor kind
-def _joins_from_entity(en: Enumerator, anchor: Anchor) -> Built:
+def _joins_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
     """(JOIN r X) or (JOIN (R r) X) over each relation the entity takes part in, on its side."""
     node, anchors = anchor.node, frozenset({anchor.mention})
     for name, side in en.incident_relations(node.iri):
         rel = Relation(name)
         yield en.typed(Join(rel, node) if side == "object" else Join(Reverse(rel), node), anchors)
+        if anchor.mention in q.compared and side == "subject" and en.schema.relation(name) in en.numeric:
+            for op in ("gt", "lt"):  # "larger than France": France's own value of the relation
+                yield en.typed(Compare(op, rel, node), anchors)
 
 
-def _comparisons_from_literal(en: Enumerator, anchor: Anchor) -> Built:
+def _comparisons_from_literal(en: Enumerator, q: Question, anchor: Anchor) -> Built:
     """Things whose numeric relation equals, or compares with, the literal."""
     node, anchors = anchor.node, frozenset({anchor.mention})
     for info in en.numeric:
@@ -174,7 +183,30 @@ def _comparisons_from_literal(en: Enumerator, anchor: Anchor) -> Built:
             yield en.typed(Compare(op, rel, node), anchors)
 
 
-START_RULES: dict[type, Callable[[Enumerator, Anchor], Built]] = {
+def _choices(en: Enumerator, q: Question) -> Built:
+    """ "Brazil or Argentina": the union of the named entities, for a superlative to choose from."""
+    if len(q.choice) < 2:
+        return
+    nodes = [a.node for a in q.anchors if a.mention in q.choice and a.candidate is _top(q, a.mention)]
+    if len(nodes) < 2:
+        return
+    union = nodes[0]
+    for node in nodes[1:]:
+        union = Or(union, node)
+    typed = en.typed(union, frozenset(q.choice))
+    if typed is None:
+        return
+    yield typed
+    for path in en.numeric_paths(typed.types):  # built now: the bare union is a reading no scorer likes
+        for op in ("ARGMAX", "ARGMIN"):
+            yield en.typed(Superlative(op, union, path), typed.anchors)
+
+
+def _top(q: Question, mention: int):
+    return next((a.candidate for a in q.anchors if a.mention == mention), None)
+
+
+START_RULES: dict[type, Callable[[Enumerator, Question, Anchor], Built]] = {
     Entity: _joins_from_entity,
     Literal: _comparisons_from_literal,
 }
@@ -215,6 +247,48 @@ def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners:
             yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
 
 
+def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,
+                         partners: list[ProgramCandidate]) -> Built:
+    """ "the country with the most neighbours": ARGMAX/ARGMIN of the number of neighbours over a relation,
+    only where the question asks for a ranking."""
+    if not q.asks_superlative or cand.size <= 1:
+        return
+    for info in en.schema.relations:
+        if en.schema.literal_kind(info) != "entity":
+            continue
+        for path, ends in ((Relation(info.name), info.domain), (Reverse(Relation(info.name)), info.range)):
+            if _overlaps(ends, cand.types):
+                for op in ("ARGMAX", "ARGMIN"):
+                    yield en.typed(Superlative(op, cand.program, Degree(path)), cand.anchors, parent=cand)
+
+
+def _aggregates(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """SUM or AVG of a numeric relation over the set, where the question asks for a total or an average."""
+    if q.aggregate is None or cand.size <= 1:
+        return
+    for info in en.numeric:
+        if _overlaps(info.domain, cand.types):
+            yield en.typed(Aggregate(q.aggregate, cand.program, Relation(info.name)), cand.anchors)
+
+
+def _membership(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """Yes/no: is an entity the question names, on another mention, among the set's members."""
+    if not q.asks_yes_no:
+        return
+    for anchor in q.anchors:
+        if anchor.mention not in cand.anchors and isinstance(anchor.node, Entity):
+            yield en.typed(In(anchor.node, cand.program), cand.anchors | {anchor.mention})
+
+
+def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """(AND S (NOT T)) with T a kept candidate on other mentions, where the question has a negation."""
+    if not q.asks_negation:
+        return
+    for other in partners:
+        if other.anchors and cand.anchors and not (other.anchors & cand.anchors) and cand.keys & other.keys:
+            yield en.typed(And(cand.program, Not(other.program)), cand.anchors | other.anchors, parent=cand)
+
+
 def _and_partner(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
     """AND with a kept candidate built on other mentions whose answers intersect."""
     for other in partners:
@@ -227,7 +301,11 @@ def _and_partner(en: Enumerator, q: Question, cand: ProgramCandidate, partners: 
 
 
 ExtensionRule = Callable[[Enumerator, Question, ProgramCandidate, list[ProgramCandidate]], Built]
-EXTENSION_RULES: tuple[ExtensionRule, ...] = (_joins, _and_class, _count, _superlatives, _and_partner)
+EXTENSION_RULES: tuple[ExtensionRule, ...] = (
+    _joins, _and_class, _count, _superlatives, _and_partner,
+    # the operators of issue 13, each gated by its cue in the question
+    _degree_superlatives, _aggregates, _membership, _negations,
+)
 
 
 def _overlaps(names: tuple[str, ...], types: frozenset[str] | None) -> bool:

@@ -15,12 +15,12 @@ import time
 from engine.config import ScoutConfig
 from engine.programs.executor import Executor
 from engine.programs.sexpr import (
-    Count,
     Entity,
     Literal,
     Node,
     Program,
     ProgramError,
+    is_set,
     to_text,
     transform,
 )
@@ -62,7 +62,7 @@ class Pruner:
                 break
             if self._execute(search, cand):
                 kept.append(cand)
-        search.pool = search.pool + [c for c in kept if not isinstance(c.program, Count)]
+        search.pool = search.pool + [c for c in kept if is_set(c.program)]
         search.t_enum += time.perf_counter() - t0
         return kept
 

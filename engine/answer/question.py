@@ -24,7 +24,7 @@ from engine.programs.sexpr import Entity, Literal, Node
 from kg_adapters.schema import Schema, object_noun
 
 from .linker import Candidate, LabelIndex, Linking
-from .words import PERSON_WORDS, word_forms
+from .words import PERSON_WORDS, numbers_as_digits, word_forms
 
 ENTITIES_PER_MENTION = 2
 _COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
@@ -44,6 +44,12 @@ _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 # "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
 _QUANTITY_KINDS = ("integer", "decimal")
+# The operators beyond JOIN and AND, each built only where the question has its cue (issue 13). The cues are
+# English grammar, read on the anonymised question so that a title never holds one.
+_NEGATION = re.compile(r"\b(not|never|no|without|except)\b|n't\b", re.IGNORECASE)
+_YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could)\b", re.IGNORECASE)
+_AGGREGATES = {"SUM": re.compile(r"\b(total|sum|combined|altogether)\b", re.IGNORECASE),
+               "AVG": re.compile(r"\b(average|mean)\b", re.IGNORECASE)}
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,11 @@ class Question:
     asks_count: bool = False
     asks_same: bool = False
     asks_superlative: bool = False
+    asks_negation: bool = False  # "not", "never", "without": (AND S (NOT T))
+    asks_yes_no: bool = False  # "is ...", "does ...": (IN e S)
+    aggregate: str | None = None  # "SUM" for "total", "AVG" for "average"
+    compared: frozenset[int] = frozenset()  # mentions after "than": (gt r e) compares with their own value
+    choice: tuple[int, ...] = ()  # "A or B": mentions of the entities to choose between, (ARGMAX (OR A B) r)
     asked_types: frozenset[str] = frozenset()
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
 
@@ -89,9 +100,11 @@ class QuestionReader:
         self._what_value = _what_value(schema)
 
     def read(self, text: str) -> Question:
+        text = numbers_as_digits(text)
         linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
         anchors = tuple(_anchors(linking))
         anonymised = linking.anonymised()
+        choice = _choice(text, linking)
         return Question(
             text=text,
             linking=linking,
@@ -100,7 +113,13 @@ class QuestionReader:
             classes=tuple(c for c in linking.classes if self.schema.class_(c) is not None),
             asks_count=_COUNT_WORDS.search(text) is not None,
             asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised)),  # titles never count
-            asks_superlative=any(map(_is_superlative, re.findall(r"[a-z]+", anonymised.lower()))),
+            asks_superlative=any(map(_is_superlative, re.findall(r"[a-z]+", anonymised.lower())))
+            or len(choice) > 1,
+            asks_negation=bool(_NEGATION.search(anonymised)),
+            asks_yes_no=bool(_YES_NO.search(anonymised)),
+            aggregate=next((op for op, cue in _AGGREGATES.items() if cue.search(anonymised)), None),
+            compared=frozenset(i for i, m in enumerate(linking.mentions) if _THAN.search(text[: m.start])),
+            choice=choice,
             asked_types=self._asked_types(text, linking),
             words={a.node: a.word for a in anchors},
         )
@@ -158,6 +177,19 @@ def _which(nouns: set[str]) -> re.Pattern:
     """ "which <noun>" / "what <noun>", the noun in the singular or plural."""
     alternatives = "|".join(sorted(map(re.escape, nouns))) or "(?!)"
     return re.compile(rf"\b(which|what) ({alternatives})(e?s)?\b", re.IGNORECASE)
+
+
+_THAN = re.compile(r"\bthan\s+(the\s+)?$", re.IGNORECASE)
+
+
+def _choice(text: str, linking: Linking) -> tuple[int, ...]:
+    """ "which is bigger, Brazil or Argentina": two or more entity mentions joined by "or" (and commas)."""
+    linked = [i for i, m in enumerate(linking.mentions) if any(c.kind == "entity" for c in m.candidates)]
+    for a, b in zip(linked, linked[1:]):
+        between = text[linking.mentions[a].end : linking.mentions[b].start]
+        if re.fullmatch(r"\s*,?\s*or\s+(the\s+)?", between, re.IGNORECASE):
+            return (a, b)
+    return ()
 
 
 def _is_superlative(word: str) -> bool:

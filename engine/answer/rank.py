@@ -26,9 +26,12 @@ from typing import Callable, Protocol
 from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
 from engine.programs.sexpr import (
+    Aggregate,
     Count,
     Entity,
+    In,
     Join,
+    Not,
     Program,
     Relation,
     Reverse,
@@ -240,12 +243,18 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     ranking, each where the question asks for one (False where it asks for neither)."""
     if isinstance(cand.program, Count):
         return question.asks_count
-    cues = []
-    if question.asked_types:
+    nodes = {type(node) for node in walk(cand.program)}
+    if question.asks_yes_no and In not in nodes:  # a yes/no question: IN only, whatever else it asks
+        return False
+    cues = [node in nodes for cue, node in _CUE_NODES if getattr(question, cue)]
+    if question.asked_types and not question.asks_yes_no:
         cues.append(bool(cand.types and cand.types & question.asked_types))
-    if question.asks_superlative:
-        cues.append(any(isinstance(node, Superlative) for node in walk(cand.program)))
     return bool(cues) and all(cues)
+
+
+# A question's cue, and the node a program needs to answer it.
+_CUE_NODES = (("asks_superlative", Superlative), ("asks_negation", Not), ("asks_yes_no", In),
+              ("aggregate", Aggregate))
 
 
 def repeats(program: Program, walk_back: bool = True) -> int:

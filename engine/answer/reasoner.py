@@ -34,7 +34,7 @@ from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
 from engine.programs.executor import Answer
 from engine.programs.kg import KnowledgeGraph
-from engine.programs.sexpr import Count
+from engine.programs.sexpr import is_set
 
 from .candidates import Enumerator
 from .linker import LabelIndex, Linking, Mention
@@ -236,7 +236,7 @@ class Reasoner:
         steps = 1
         best = self.ranker.best(search)
         while steps < self.config.max_steps and best:
-            todo = [c for c in best if c.program not in search.expanded and not isinstance(c.program, Count)]
+            todo = [c for c in best if c.program not in search.expanded and is_set(c.program)]
             if not todo:
                 break
             steps += 1

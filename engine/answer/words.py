@@ -14,11 +14,33 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from lemminflect import getAllInflections, getInflection, getLemma
+from numerizer import numerize
 
 from kg_adapters.schema import Schema
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}(?![\w-])|\d+\.\d+(?![\w.])|\w+(?:['’`]\w+)*|&", re.UNICODE)
 _APOSTROPHES = str.maketrans("", "", "'’`")
+
+
+_GROUPED = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")  # 10,000
+_SCALED = re.compile(r"\b(\d+(?:\.\d+)?|[a-z]+(?:-[a-z]+)?)\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
+_BRACKETED = re.compile(r"(\[[^\]]*\])")
+
+
+def numbers_as_digits(question: str) -> str:
+    """ "10,000", "a million", "2.5 million", "fifteen million" as digits, so the linker finds the literal.
+
+    Only digit groups and numbers with a scale word are rewritten (by numerizer): applied to a whole
+    question it also reads "a population" as "1 population". Bracketed names are left as written."""
+
+    def scaled(match: re.Match) -> str:
+        digits = numerize(match.group(0))
+        return digits if re.fullmatch(r"\d+(\.\d+)?", digits) else match.group(0)
+
+    parts = _BRACKETED.split(question)
+    for i in range(0, len(parts), 2):  # even parts lie outside brackets
+        parts[i] = _SCALED.sub(scaled, _GROUPED.sub(lambda m: m.group(0).replace(",", ""), parts[i]))
+    return "".join(parts)
 
 
 def fold(token: str) -> str:

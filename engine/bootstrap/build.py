@@ -115,7 +115,8 @@ def _explored(kg: KnowledgeGraph, corpus: Corpus, config: ScoutConfig, report) -
         return corpus.programs()
     explorer = Explorer(
         kg,
-        ExploreConfig(max_relations=config.max_relations, per_pattern=config.per_pattern, join_back_p=config.join_back_p),
+        ExploreConfig(max_relations=config.max_relations, per_pattern=config.per_pattern, join_back_p=config.join_back_p,
+                      new_ops_share=config.new_ops_share),
         seed=config.seed,
     )
     if not explorer.start_classes:

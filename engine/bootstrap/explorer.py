@@ -31,20 +31,26 @@ from typing import Callable, Iterator
 from engine.programs.executor import Execution
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import (
+    Aggregate,
     And,
     Chain,
     Class,
     Compare,
     Count,
+    Degree,
     Entity,
+    In,
     Join,
     Literal,
+    Not,
+    Or,
     Program,
     Relation,
     Reverse,
     SetExpr,
     Superlative,
     anonymise,
+    is_set,
     pattern,
     subprograms,
     to_text,
@@ -68,6 +74,10 @@ class ExploreConfig:
     per_pattern: int = 5
     join_back_p: float = 0.5
     function_p: float = 0.5  # chance to apply COUNT, a superlative or a comparative
+    # Of those functions, the share given to the operators of issue 13 (negation, yes/no, a ranking by a count,
+    # a comparison with an entity, a choice between two, a sum or an average), so that the corpus holds
+    # exemplars of each. Not tuned: a quarter, so the shapes people ask most still dominate.
+    new_ops_share: float = 0.25
     max_answers: int = 500  # programs with more answers make poor questions
     neighbours: int = 200  # edges fetched per step to choose from
     members: int = 20_000  # class members fetched once to start walks from
@@ -106,6 +116,7 @@ class Explorer:
         self._labels: dict[str, str] = {}
         self.seen: set[str] = set()
         self.per_pattern: Counter[str] = Counter()
+        self._named: dict[str, str] = {}  # label -> class of entities a function brought in (not walked to)
         # Years and dates can be answers too ("when was X released?"), so walks may start there.
         self.start_classes = [
             c for c in self.schema.classes
@@ -137,6 +148,7 @@ class Explorer:
 
     def sample(self) -> ExploredProgram | None:
         """One walk; None when it led nowhere new."""
+        self._named = {}
         try:
             walk_ = self._walk(self.rng.randint(1, self.config.max_relations))
             if walk_ is None:
@@ -230,6 +242,10 @@ class Explorer:
     def _with_function(self, program: SetExpr, cls: ClassInfo) -> Program:
         if self.rng.random() >= self.config.function_p:
             return program
+        if self.rng.random() < self.config.new_ops_share:
+            made = self.rng.choice(_NEW_OPS)(self, program, cls)
+            if made is not None:
+                return made
         choice = self.rng.choice(["count", "superlative", "comparative"])
         if choice == "count":
             return Count(program)
@@ -245,6 +261,102 @@ class Explorer:
         if value is None:
             return program
         return And(program, Compare(self.rng.choice(["lt", "le", "gt", "ge"]), path, value))
+
+    # One maker per new operator: each returns None where the walk gives it nothing to work with.
+    def _negation(self, program: SetExpr, cls: ClassInfo) -> Program | None:
+        """(AND S (NOT (JOIN r e))): e is a neighbour of one member, so the NOT removes something."""
+        member = self._member_of(program)
+        options = [o for o in self._edges_from(cls) if self._walkable(_far_end(*o))] if member else []
+        if not options:
+            return None
+        relation, side = self.rng.choice(options)
+        neighbours = [t for t in self._neighbours(member, relation, side) if t.is_iri]
+        if not neighbours:
+            return None
+        other = self.rng.choice(neighbours)
+        rel = Relation(relation.name) if side == SUBJECT else Reverse(Relation(relation.name))
+        self._named[self._label(other)] = _far_class(self.schema, relation, side).name
+        return And(program, Not(Join(rel, Entity(self._label(other), iri=other.value))))
+
+    def _degree(self, program: SetExpr, cls: ClassInfo) -> Program | None:
+        """(ARGMAX S (COUNT r)): the member with the most (fewest) neighbours over an entity relation."""
+        options = [o for o in self._edges_from(cls) if not _far_class(self.schema, *o).is_literal]
+        if not options or (self._size(program) or 0) < 2:
+            return None
+        relation, side = self.rng.choice(options)
+        rel = Relation(relation.name) if side == SUBJECT else Reverse(Relation(relation.name))
+        return Superlative(self.rng.choice(["ARGMAX", "ARGMIN"]), program, Degree(rel))
+
+    def _yes_no(self, program: SetExpr, cls: ClassInfo) -> Program | None:
+        """(IN e S), with e a member (yes) or another of its class (no), half and half."""
+        member = self._member_of(program) if self.rng.random() < 0.5 else None
+        if member is None:
+            members = self._class_members(cls)
+            member = self.rng.choice(members) if members and not cls.is_literal else None
+        if member is None:
+            return None
+        self._named[self._label(member)] = cls.name
+        return In(Entity(self._label(member), iri=member.value), program)
+
+    def _compare_entity(self, program: SetExpr, cls: ClassInfo) -> Program | None:
+        """(AND S (gt r e)): compared with another entity's own value."""
+        paths = [p for p in self._numeric_paths(cls) if isinstance(p, Relation)]
+        holder = self._holder(cls, self.rng.choice(paths)) if paths else None
+        if holder is None:
+            return None
+        path, entity = holder
+        return And(program, Compare(self.rng.choice(["lt", "gt"]), path, entity))
+
+    def _choose(self, program: SetExpr, cls: ClassInfo) -> Program | None:
+        """(ARGMAX (OR a b) r): which of two named members has more. The walk's program is not used."""
+        paths = [p for p in self._numeric_paths(cls) if isinstance(p, Relation)]
+        path = self.rng.choice(paths) if paths else None
+        first, second = (self._holder(cls, path) if path else None), (self._holder(cls, path) if path else None)
+        if first is None or second is None or first[1] == second[1]:
+            return None
+        return Superlative(self.rng.choice(["ARGMAX", "ARGMIN"]), Or(first[1], second[1]), path)
+
+    def _aggregate(self, program: SetExpr, cls: ClassInfo) -> Program | None:
+        """(SUM S r) or (AVG S r) over a numeric relation of the set's members."""
+        paths = [p for p in self._numeric_paths(cls) if isinstance(p, Relation)]
+        if not paths or (self._size(program) or 0) < 2:
+            return None
+        return Aggregate(self.rng.choice(["SUM", "AVG"]), program, self.rng.choice(paths))
+
+    def _member_of(self, program: SetExpr) -> Term | None:
+        try:
+            answers = [a for a in self.kg.executor.execute(program).answers if a.iri]
+        except (KGError, ValueError):
+            return None
+        if not answers:
+            return None
+        pick = self.rng.choice(answers)
+        self._labels[pick.iri] = pick.label
+        return Term("iri", pick.iri)
+
+    def _holder(self, cls: ClassInfo, path: Relation) -> tuple[Relation, Entity] | None:
+        """A random member of the class that has a value of the relation."""
+        info = self.schema.relation(path.name)
+        sparql = f"SELECT DISTINCT ?e WHERE {{ ?e {iri(info.iri)} ?v FILTER(isIRI(?e)) }} LIMIT {self.config.neighbours}"
+        try:
+            rows = [r[0] for r in self.kg.executor.select(sparql)[0].rows if r[0] is not None]
+        except (KGError, ValueError):
+            return None
+        if not rows:
+            return None
+        pick = self.rng.choice(rows)
+        self._label_of(pick)
+        self._named[self._label(pick)] = cls.name
+        return path, Entity(self._label(pick), iri=pick.value)
+
+    def _label_of(self, term: Term) -> None:
+        if term.value in self._labels:
+            return
+        rows = self.kg.executor.select(
+            f"SELECT ?l WHERE {{ {iri(term.value)} <http://www.w3.org/2000/01/rdf-schema#label> ?l }} LIMIT 1"
+        )[0].rows
+        if rows and rows[0][0] is not None:
+            self._labels[term.value] = rows[0][0].value
 
     def _numeric_paths(self, cls: ClassInfo) -> list[Relation | Chain]:
         """One- and two-hop paths from the class to a number or date."""
@@ -288,7 +400,7 @@ class Explorer:
         The size is counted first, so a walk that reached thirty thousand cities costs
         one COUNT, not thirty thousand rows with labels.
         """
-        if not isinstance(program, Count):
+        if is_set(program):
             size = self._size(program)
             if size is None or size > self.config.max_answers or (expected_size is not None and size != expected_size):
                 return None
@@ -323,7 +435,7 @@ class Explorer:
 
     def _keep(self, program: Program, result: Execution, walk_: _Walk) -> ExploredProgram | None:
         text = to_text(program)
-        classes = {n.label: n.cls.name for n in walk_.nodes}
+        classes = {**self._named, **{n.label: n.cls.name for n in walk_.nodes}}
         anonymous = to_text(anonymise(program, lambda e: classes.get(e.ref, "thing")))
         if text in self.seen or self.per_pattern[anonymous] >= self.config.per_pattern:
             return None
@@ -381,6 +493,23 @@ class Explorer:
 
     def _label(self, term: Term) -> str:
         return term.value if term.is_literal else self._labels.get(term.value, term.value.rsplit("/", 1)[-1])
+
+
+_NEW_OPS: tuple[Callable[["Explorer", SetExpr, ClassInfo], Program | None], ...] = (
+    Explorer._negation, Explorer._degree, Explorer._yes_no, Explorer._compare_entity, Explorer._choose,
+    Explorer._aggregate,
+)
+
+
+def _far_end(relation: RelationInfo, side: str) -> tuple[str, ...]:
+    """The classes at the other end of a relation followed from `side`."""
+    return relation.range if side == SUBJECT else relation.domain
+
+
+def _far_class(schema, relation: RelationInfo, side: str) -> ClassInfo:
+    ends = _far_end(relation, side)
+    cls = schema.class_(ends[0]) if ends else None
+    return cls if cls is not None else ClassInfo("", "", "", kind="text")
 
 
 def _fits(term: Term, cls: ClassInfo | None) -> bool:

@@ -458,6 +458,11 @@ def pretty(node: Node, indent: int = 0, width: int = 60) -> str:
 
 
 # ==================================================================== tree helpers
+def is_set(program: Program) -> bool:
+    """Whether a program answers with a set, which other programs may build on (not COUNT, IN, SUM, AVG)."""
+    return not isinstance(program, (Count, In, Aggregate))
+
+
 def walk(node: Node) -> Iterator[Node]:
     """Every node, children before parents (bottom-up)."""
     for child in node.children():
