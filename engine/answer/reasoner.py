@@ -47,7 +47,7 @@ from .search import ProgramCandidate, Search
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 12  # part of the answer-cache key: bump when reasoning changes (12: mirrors, asked values)
+REASONER_VERSION = 13  # part of the answer-cache key: bump when reasoning changes (13: new operators, numbers)
 MAX_QUESTION_CHARS = 500
 
 __all__ = ["Alternative", "QuestionResult", "REASONER_VERSION", "Reasoner", "Timings"]
