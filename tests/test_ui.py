@@ -81,6 +81,18 @@ def drain(generator) -> list:
 
 
 # ------------------------------------------------------------------ render helpers
+@pytest.mark.parametrize("label, datatype, shown", [
+    ("yes", "boolean", "**Yes.**"),  # (IN e S)
+    ("no", "boolean", "**No.**"),
+    ("168013326", "decimal", "**168,013,326**"),  # a SUM
+    ("523453.37931", "decimal", "**523,453.38**"),  # an AVG
+    ("1999", "integer", "**1999**"),  # a year keeps its digits together
+])
+def test_single_values_read_as_values(label: str, datatype: str, shown: str) -> None:
+    answer = Answer(label, None, "http://www.w3.org/2001/XMLSchema#" + datatype)
+    assert render.answers_markdown([answer], None) == shown
+
+
 def test_answers_markdown_count_single_and_list():
     assert render.answers_markdown([], 53) == "**53**"
     assert render.answers_markdown([Answer("Paris")], None) == "**Paris**"

@@ -11,6 +11,7 @@ import csv
 import io
 import html
 import math
+from decimal import Decimal, InvalidOperation
 from typing import Iterable, Sequence
 
 from engine.programs.sexpr import ProgramError, parse, pretty
@@ -86,6 +87,26 @@ def _score(value) -> str:
 
 
 # ------------------------------------------------------------------ answers
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+
+
+def value_text(answer) -> str:
+    """One answer as a reader wants it: a yes/no question's "Yes." or "No.", a large number with digit groups
+    (a sum: 168,013,326; not a year: 1999), a fraction to two places, anything else its label."""
+    datatype = getattr(answer, "datatype", None) or ""
+    if datatype == _XSD + "boolean":
+        return "Yes." if answer.label == "yes" else "No."
+    if datatype in (_XSD + "decimal", _XSD + "integer", _XSD + "double"):
+        try:
+            number = Decimal(answer.label)
+        except InvalidOperation:
+            return answer.label
+        if number != number.to_integral_value():
+            return f"{number:,.2f}"
+        return f"{number:,}" if abs(number) >= 10_000 else str(number)
+    return answer.label
+
+
 def answers_markdown(answers: Sequence, count: int | None, limit: int = MAX_LISTED) -> str:
     """The reply itself: the count, one label, or a list of labels."""
     if count is not None:
@@ -94,7 +115,7 @@ def answers_markdown(answers: Sequence, count: int | None, limit: int = MAX_LIST
     if not answers:
         return "_No answers._"
     if len(answers) == 1:
-        return f"**{md_escape(answers[0].label)}**"
+        return f"**{md_escape(value_text(answers[0]))}**"
     lines = [f"{len(answers):,} answers:"]
     lines += [f"- {md_escape(a.label)}" for a in answers[:limit]]
     if len(answers) > limit:
