@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.answer.rank import Ranker, fits_asked
+from engine.answer.rank import Ranker, fits_asked, what_is_asked
 from engine.answer.rank import repeats as _repeats
 from engine.answer.search import ProgramCandidate
 from engine.programs.kg import KnowledgeGraph
@@ -93,3 +93,11 @@ def _cues(**given) -> SimpleNamespace:
 def test_the_new_operators_fit_their_cues(cues: dict, program: str, fits: bool) -> None:
     cand = ProgramCandidate(parse(program), program, frozenset(), frozenset({"movie"}))
     assert fits_asked(_cues(**cues), cand) is fits
+
+
+def test_what_is_asked_reads_the_cues(films: KnowledgeGraph) -> None:
+    assert what_is_asked(_cues(), films.schema) == ""
+    assert what_is_asked(_cues(asks_yes_no=True), films.schema) == "a yes or no"
+    year = next(c.name for c in films.schema.classes if c.kind == "year")
+    asked = _cues(asks_superlative=True, asked_types=frozenset({year, "genre"}))
+    assert what_is_asked(asked, films.schema) == "a ranking, a date or year, genre"

@@ -252,6 +252,25 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     return bool(cues) and all(cues)
 
 
+def what_is_asked(question: Question, schema: Schema) -> str:
+    """The cues of `fits_asked` in words, for a reply whose readings all miss them ("" where none)."""
+    parts = [words for cue, words in _CUE_WORDS if getattr(question, cue)]
+    kinds = {schema.class_(name).kind if schema.class_(name) else "entity" for name in question.asked_types}
+    labels = sorted(schema.class_(n).label for n in question.asked_types
+                    if schema.class_(n) and not schema.class_(n).is_literal)
+    if kinds & {"integer", "decimal"}:
+        parts.append("a number")
+    if kinds & {"year", "date"}:
+        parts.append("a date or year")
+    if labels:
+        parts.append(" or ".join(labels[:3]))
+    return ", ".join(parts)
+
+
+_CUE_WORDS = (("asks_count", "a count"), ("asks_yes_no", "a yes or no"), ("asks_superlative", "a ranking"),
+              ("asks_negation", "an exclusion"), ("aggregate", "a total or an average"))
+
+
 # A question's cue, and the node a program needs to answer it.
 _CUE_NODES = (("asks_superlative", Superlative), ("asks_negation", Not), ("asks_yes_no", In),
               ("aggregate", Aggregate))

@@ -41,7 +41,7 @@ from .linker import LabelIndex, Linking, Mention
 from .memo import AnswerMemo, memo_key
 from .prune import Pruner
 from .question import Question, QuestionReader
-from .rank import Alternative, Ranker, ScoringModel
+from .rank import Alternative, Ranker, ScoringModel, what_is_asked
 from .retrieve import ExemplarIndex, TextEmbedder
 from .search import ProgramCandidate, Search
 
@@ -225,7 +225,15 @@ class Reasoner:
                                   message="No candidate program gave an answer.", **common)
         ex = winner.execution
         return QuestionResult(program=winner.text, sparql=ex.sparql, answers=ex.answers, count=ex.count,
-                              message=None, **common)
+                              message=self._missed_message(question, ranked, winner), **common)
+
+    def _missed_message(self, question: Question, ranked: list, winner: ProgramCandidate) -> str | None:
+        """Said with the answers when no finalist answers with what the question asks for, so that a list of
+        507 cities is not taken for "the population of Canada"."""
+        asked = what_is_asked(question, self.kg.schema)
+        if not asked or next(alt.asked_class for cand, alt in ranked if cand is winner):
+            return None
+        return f"None of the readings I found gives what the question asks for ({asked}); this is the closest."
 
     def _search(self, question: Question, search: Search,
                 report: Callable[[str], None]) -> tuple[int, list[ProgramCandidate]]:
