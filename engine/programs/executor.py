@@ -17,7 +17,7 @@ from __future__ import annotations
 import decimal
 import hashlib
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Callable
@@ -31,16 +31,14 @@ from kg_adapters.schema import Schema
 from .sexpr import (
     Aggregate,
     Count,
-    Entity,
     In,
     Program,
     ProgramError,
-    entities,
     parse,
     to_text,
-    transform,
 )
-from .to_sparql import COUNT_VAR, NUMBER_VAR, label_lookup_sparql, to_sparql
+from .resolve import resolve
+from .to_sparql import COUNT_VAR, NUMBER_VAR, to_sparql
 from .validate import validate
 
 
@@ -107,23 +105,8 @@ class Executor:
 
     # ------------------------------------------------------------- programs
     def resolve(self, program: Program) -> Program:
-        """Give every entity written by label its IRI; an unknown label is a ProgramError."""
-        labels = sorted({e.ref for e in entities(program) if not e.is_iri and e.iri is None})
-        if not labels:
-            return program
-        found: dict[str, str] = {}
-        for row in self.select(label_lookup_sparql(labels))[0].rows:
-            entity, label = row
-            if entity is not None and label is not None and entity.is_iri:
-                current = found.get(label.value)
-                found[label.value] = min(current, entity.value) if current else entity.value
-        missing = [e for e in entities(program) if not e.is_iri and e.iri is None and e.ref not in found]
-        if missing:
-            raise ProgramError(f"no entity is labelled {missing[0].ref!r}", missing[0].pos)
-        return transform(
-            program,
-            lambda n: replace(n, iri=found[n.ref]) if isinstance(n, Entity) and not n.is_iri and n.iri is None else n,
-        )
+        """Every entity written by label, with its IRI (`resolve`: a shared label goes to the entity that fits)."""
+        return resolve(program, lambda sparql: self.select(sparql)[0], self.schema)
 
     def compile(self, program: Program | str) -> tuple[Program, str]:
         parsed = parse(program) if isinstance(program, str) else program

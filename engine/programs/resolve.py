@@ -1,0 +1,98 @@
+"""Entities written by label get their IRIs; a shared label goes to the entity that fits its place.
+
+Programs name entities by label, and labels are shared: in the default geography KG 24
+countries and the continent Asia share theirs with a city. Taking the lowest IRI ran
+`(JOIN (R capital) "Mexico")` on the city Mexico and answered nothing. The place an
+entity stands in says what it must be: in `(JOIN (R capital) E)` E is the subject of a
+`capital` triple, in `(JOIN continent E)` the object of a `continent` triple, in
+`(gt area E)` the subject of an `area` triple. Among entities sharing a label, one that
+has such a triple wins; among those, the one with the most facts of its own (a popularity
+prior), then the lowest IRI, so a resolution is always the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from kg_adapters.base import Bindings
+from kg_adapters.schema import Schema
+
+from .sexpr import Compare, Entity, Join, Node, Program, ProgramError, Relation, Reverse, entities, transform, walk
+from .to_sparql import iri, label_lookup_sparql
+
+Select = Callable[[str], Bindings]
+Place = tuple[str, str]  # (relation IRI, "subject" | "object"): a triple the entity must be in
+
+
+def resolve(program: Program, select: Select, schema: Schema) -> Program:
+    """Every entity written by label, with its IRI; an unknown label is a ProgramError."""
+    wanted = [e for e in entities(program) if not e.is_iri and e.iri is None]
+    if not wanted:
+        return program
+    holders = _holders(sorted({e.ref for e in wanted}), select)
+    missing = [e for e in wanted if e.ref not in holders]
+    if missing:
+        raise ProgramError(f"no entity is labelled {missing[0].ref!r}", missing[0].pos)
+    places = _places(program, schema)
+    chosen = {
+        id(e): _choose(holders[e.ref], places.get(id(e)), select) for e in wanted
+    }
+    return transform(program, lambda n: replace(n, iri=chosen[id(n)]) if id(n) in chosen else n)
+
+
+def _holders(labels: list[str], select: Select) -> dict[str, list[str]]:
+    """label -> the IRIs that carry it, sorted."""
+    found: dict[str, set[str]] = {}
+    for entity, label in select(label_lookup_sparql(labels)).rows:
+        if entity is not None and label is not None and entity.is_iri:
+            found.setdefault(label.value, set()).add(entity.value)
+    return {label: sorted(iris) for label, iris in found.items()}
+
+
+def _places(program: Program, schema: Schema) -> dict[int, Place]:
+    """For entities standing right under a JOIN or as a comparison's value: the triple they must be in."""
+    places: dict[int, Place] = {}
+    for node in walk(program):
+        if isinstance(node, Join) and isinstance(node.arg, Entity):
+            place = _place(node.relation, schema, reverse_side="subject", forward_side="object")
+        elif isinstance(node, Compare) and isinstance(node.value, Entity):
+            place = _place(node.relation, schema, reverse_side="object", forward_side="subject")
+        else:
+            continue
+        if place is not None:
+            places[id(node.arg if isinstance(node, Join) else node.value)] = place
+    return places
+
+
+def _place(rel: Node, schema: Schema, reverse_side: str, forward_side: str) -> Place | None:
+    if isinstance(rel, Reverse):
+        info = schema.relation(rel.relation.name)
+        return (info.iri, reverse_side) if info else None
+    if isinstance(rel, Relation):
+        info = schema.relation(rel.name)
+        return (info.iri, forward_side) if info else None
+    return None  # a chain: no single triple to check
+
+
+def _choose(iris: list[str], place: Place | None, select: Select) -> str:
+    if len(iris) == 1:
+        return iris[0]
+    if place is not None:
+        relation, side = place
+        values = " ".join(iri(i) for i in iris)
+        triple = f"?e {iri(relation)} ?o" if side == "subject" else f"?s {iri(relation)} ?e"
+        rows = select(f"SELECT DISTINCT ?e WHERE {{ VALUES ?e {{ {values} }} {triple} }}").rows
+        iris = sorted(row[0].value for row in rows if row[0] is not None) or iris
+    return _most_described(iris, select)
+
+
+def _most_described(iris: list[str], select: Select) -> str:
+    """The entity with the most facts of its own: the country Mexico (capital, currency, neighbours ...), not
+    the town, when both have a population. The lowest IRI breaks ties."""
+    if len(iris) == 1:
+        return iris[0]
+    values = " ".join(iri(i) for i in iris)
+    rows = select(f"SELECT ?e (COUNT(*) AS ?n) WHERE {{ VALUES ?e {{ {values} }} ?e ?p ?o }} GROUP BY ?e").rows
+    facts = {row[0].value: int(row[1].value) for row in rows if row[0] is not None and row[1] is not None}
+    return min(iris, key=lambda i: (-facts.get(i, 0), i))
