@@ -56,6 +56,8 @@ def test_class_labels_that_name_people(label: str, people: bool) -> None:
         ("which genres are the movies directed by george lucas", {"genre"}),
         ("what are the movies that share the director of alien", {"movie"}),  # "what are the" + class
         ("what was the genre of alien", {"genre"}),
+        ("what is alien 's genre ?", {"genre"}),  # a possessive chain asks for the noun it ends on
+        ("alien's genre", {"genre"}),
         ("what sort of film is alien", set()),  # a genre, but not named as one: nothing is asked
         ("how many movies did ridley scott direct", set()),
     ],

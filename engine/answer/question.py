@@ -40,6 +40,7 @@ _WHO_WORD = re.compile(r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$", re.IGNORECASE)
 # director as X"): then a program ending where it started is the reading asked for, not a step back. "co" may
 # also be glued to a verb of the schema ("cowrote", "costarred": `_co_verbs`).
 _SAME = re.compile(r"\b(co-\w+|together|same|shares?|shared|sharing|also|other)\b", re.IGNORECASE)
+_POSSESSED = re.compile(r"['’]s?\s*$")  # "Brazil's currency", "the Beatles' album"
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 # "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
@@ -137,6 +138,9 @@ class QuestionReader:
             while i + 1 < len(classes) and not text[mention.end : classes[i + 1].start].strip():
                 i, mention = i + 1, classes[i + 1]  # "what film genre": the last noun is the one asked for
             asked |= {c.label for c in mention.candidates if c.kind == "class" and self.schema.class_(c.label)}
+        if classes and _POSSESSED.search(text[: classes[-1].start]) and not text[classes[-1].end :].strip(" ?.!"):
+            # "what is X's artist's album": the noun a possessive chain ends on is the one asked for
+            asked |= {c.label for c in classes[-1].candidates if c.kind == "class" and self.schema.class_(c.label)}
         if _WHEN.search(text):
             asked |= self._time_classes
         if _HOW_MUCH.search(text):
