@@ -124,7 +124,9 @@ class Enumerator:
 
     def typed(self, program: Program, anchors: frozenset[int],
               parent: ProgramCandidate | None = None) -> ProgramCandidate | None:
-        """A candidate with its answer classes, or None when ill-typed."""
+        """A candidate with its answer classes, or None when ill-typed or longer than exploration builds."""
+        if len(relations(program)) > self.config.max_relations:
+            return None  # no exemplar is longer, and no generated question voiced one
         try:
             types = validate(program, self.schema)
         except ProgramError:
