@@ -143,3 +143,17 @@ def test_questions_that_ask_for_a_ranking(reader: QuestionReader, question: str,
 )
 def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
     assert numbers_as_digits(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question, ways",
+    [
+        ("movies released after 1990 with over 3 stars", ("gt", "ge")),
+        ("films from before 1980 with fewer than 2 directors", ("lt", "le")),
+        ("films released before 1982", ("lt", "le")),
+        ("films released in 1982", ("lt", "le", "gt", "ge")),  # no word of degree: all four
+        ("more than 3 and less than 9", ("lt", "le", "gt", "ge")),  # both: all four
+    ],
+)
+def test_words_of_degree_say_which_way_a_comparison_goes(reader: QuestionReader, question: str, ways) -> None:
+    assert reader.read(question).comparatives == ways

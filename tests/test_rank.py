@@ -61,6 +61,7 @@ def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: Knowled
         (frozenset({"movie"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True),
         (frozenset({"person"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), False),
         (frozenset({"movie"}), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), True),
+        (frozenset({"movie"}), False, '(gt release_year 1980)', frozenset({"movie", "person"}), False),  # wider
         (frozenset(), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False),  # nothing asked
     ],
 )

@@ -55,7 +55,6 @@ JOIN_MAX_ANSWERS = 10_000  # larger sets are still counted, ranked and intersect
 # "what is the genre for [Mystic River]" took 43 s, 25 s of it executing such candidates). Chains that
 # questions follow pass through a few people or films (the films of X's director or actors), far below it.
 CHAIN_JOIN_MAX_ANSWERS = 1_000
-_COMPARATIVES = ("lt", "le", "gt", "ge")
 _INTEGER_KINDS = frozenset({"year", "integer", "decimal"})
 
 Built = Iterable[ProgramCandidate | None]
@@ -169,7 +168,7 @@ def _joins_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
         rel = Relation(name)
         yield en.typed(Join(rel, node) if side == "object" else Join(Reverse(rel), node), anchors)
         if anchor.mention in q.compared and side == "subject" and en.schema.relation(name) in en.numeric:
-            for op in ("gt", "lt"):  # "larger than France": France's own value of the relation
+            for op in [op for op in q.comparatives if op in ("gt", "lt")]:  # "larger than France": France's own value
                 yield en.typed(Compare(op, rel, node), anchors)
 
 
@@ -181,7 +180,7 @@ def _comparisons_from_literal(en: Enumerator, q: Question, anchor: Anchor) -> Bu
             continue
         rel = Relation(info.name)
         yield en.typed(Join(rel, node), anchors)
-        for op in _COMPARATIVES:
+        for op in q.comparatives:
             yield en.typed(Compare(op, rel, node), anchors)
 
 

@@ -45,6 +45,13 @@ _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 # "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
 _QUANTITY_KINDS = ("integer", "decimal")
+# Which way a comparison with a number goes: "over a million" is gt/ge, "under 10,000" lt/le. English words of
+# degree, not of any domain; a question with both, or neither, keeps all four comparatives.
+_UP = re.compile(r"\b(over|more|greater|above|exceed\w*|larger|bigger|higher|longer|older|taller|at least|after|since|"
+                 r"later)\b",
+                 re.IGNORECASE)
+_DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|younger|at most|before|until|earlier)\b",
+                   re.IGNORECASE)
 # The operators beyond JOIN and AND, each built only where the question has its cue (issue 13). The cues are
 # English grammar, read on the anonymised question so that a title never holds one.
 _NEGATION = re.compile(r"\b(not|never|no|without|except)\b|n't\b", re.IGNORECASE)
@@ -78,6 +85,7 @@ class Question:
     aggregate: str | None = None  # "SUM" for "total", "AVG" for "average"
     compared: frozenset[int] = frozenset()  # mentions after "than": (gt r e) compares with their own value
     choice: tuple[int, ...] = ()  # "A or B": mentions of the entities to choose between, (ARGMAX (OR A B) r)
+    comparatives: tuple[str, ...] = ("lt", "le", "gt", "ge")  # the ways "over", "under" let a comparison go
     asked_types: frozenset[str] = frozenset()
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
 
@@ -121,6 +129,7 @@ class QuestionReader:
             aggregate=next((op for op, cue in _AGGREGATES.items() if cue.search(anonymised)), None),
             compared=frozenset(i for i, m in enumerate(linking.mentions) if _THAN.search(text[: m.start])),
             choice=choice,
+            comparatives=_comparatives(anonymised),
             asked_types=self._asked_types(text, linking),
             words={a.node: a.word for a in anchors},
         )
@@ -184,6 +193,13 @@ def _which(nouns: set[str]) -> re.Pattern:
 
 
 _THAN = re.compile(r"\bthan\s+(the\s+)?$", re.IGNORECASE)
+
+
+def _comparatives(text: str) -> tuple[str, ...]:
+    up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
+    if up != down:
+        return ("gt", "ge") if up else ("lt", "le")
+    return ("lt", "le", "gt", "ge")
 
 
 def _choice(text: str, linking: Linking) -> tuple[int, ...]:

@@ -248,7 +248,9 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
         return False
     cues = [node in nodes for cue, node in _CUE_NODES if getattr(question, cue)]
     if question.asked_types and not question.asks_yes_no:
-        cues.append(bool(cand.types and cand.types & question.asked_types))
+        # within the asked classes, not merely overlapping them: "which cities have over 15 million
+        # inhabitants" is (AND City (gt population ...)), not the cities and countries of (gt population ...)
+        cues.append(bool(cand.types and cand.types <= question.asked_types))
     return bool(cues) and all(cues)
 
 
