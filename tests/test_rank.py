@@ -102,3 +102,21 @@ def test_what_is_asked_reads_the_cues(films: KnowledgeGraph) -> None:
     year = next(c.name for c in films.schema.classes if c.kind == "year")
     asked = _cues(asks_superlative=True, asked_types=frozenset({year, "genre"}))
     assert what_is_asked(asked, films.schema) == "a ranking, a date or year, genre"
+
+
+def test_a_candidate_that_fits_the_cues_is_a_finalist_whatever_it_scores(films: KnowledgeGraph, config) -> None:
+    """No exemplar shows (IN ...), so it scores low; where no finalist answers a yes/no question, the best
+    scored IN joins them."""
+
+    def cand(text: str, forward: float) -> ProgramCandidate:
+        program = parse(text)
+        return ProgramCandidate(program, text, frozenset(), None, execution=films.executor.execute(program),
+                                forward=forward)
+
+    one = cand('(JOIN directed_by "Ridley Scott")', -1.0)
+    low, lower = cand('(IN "Alien" (JOIN directed_by "Ridley Scott"))', -9.0), cand('(IN "Star Wars" (JOIN directed_by "Ridley Scott"))', -12.0)
+    ranker = Ranker(films.schema, None, config, lambda iri: ())
+    yes_no = _cues(asks_yes_no=True)
+    assert ranker.with_fitting(yes_no, [one], [one, lower, low]) == [one, low, lower]
+    assert ranker.with_fitting(yes_no, [one, low], [one, lower, low]) == [one, low]  # one fits already
+    assert ranker.with_fitting(_cues(), [one], [one, low]) == [one]  # nothing asked

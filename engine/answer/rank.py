@@ -157,6 +157,19 @@ class Ranker:
         extra = [c for c in dict.fromkeys(leaders) if c not in best and c.execution is not None]
         return best + extra
 
+    def with_fitting(self, question: Question, finalists: list[ProgramCandidate],
+                     scored: list[ProgramCandidate]) -> list[ProgramCandidate]:
+        """The finalists, plus the best-scored candidates that fit every cue where none of them does.
+
+        A program with an operator the corpus has no exemplar of ((IN ...), (SUM ...), a NOT) scores low with
+        the 0.5B scorer and stayed out of the best set, so "do Spain and Portugal share a border" got Spain's
+        neighbours: the yes/no reading was built but never re-ranked."""
+        if any(fits_asked(question, c) for c in finalists):
+            return finalists
+        fitting = sorted((c for c in scored if c.execution is not None and c not in finalists
+                          and fits_asked(question, c)), key=best_order)
+        return finalists + fitting[: self.config.beam]
+
     # ------------------------------------------------------------------ re-rank
     def rerank(self, question: Question, exemplars: list[CorpusRecord],
                finalists: list[ProgramCandidate]) -> list[tuple[ProgramCandidate, Alternative]]:

@@ -216,7 +216,8 @@ class Reasoner:
 
         report("re-ranking")
         t0 = time.perf_counter()
-        ranked = self.ranker.rerank(question, search.exemplars, self.ranker.finalists(search.leaders, best))
+        finalists = self.ranker.with_fitting(question, self.ranker.finalists(search.leaders, best), search.scored)
+        ranked = self.ranker.rerank(question, search.exemplars, finalists)
         timings = replace(timings, rerank=time.perf_counter() - t0, total=time.perf_counter() - started)
         winner = next((c for c, _ in ranked if c.execution is not None and c.size > 0), None)
         common.update(question=text, alternatives=tuple(alt for _, alt in ranked), timings=timings)
