@@ -41,6 +41,10 @@ _WHO_WORD = re.compile(r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$", re.IGNORECASE)
 # also be glued to a verb of the schema ("cowrote", "costarred": `_co_verbs`).
 _SAME = re.compile(r"\b(co-\w+|together|same|shares?|shared|sharing|also|other)\b", re.IGNORECASE)
 _POSSESSED = re.compile(r"['’]s?\s*$")  # "Brazil's currency", "the Beatles' album"
+_WHERE = re.compile(r"^\s*where\b|\bwhere\s*\??\s*$", re.IGNORECASE)
+# A relation that says where its subject is: a form of "be" and a place preposition ("is in country", "is
+# located in"), or "located", "situated", "lies". Its objects are what "where" asks for.
+_LOCATIVE = re.compile(r"^(is|are|was|were|be)\s+(located\s+|situated\s+)?(in|at|on|within)\b|\b(located|situated|lies)\b")
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 # "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
@@ -103,6 +107,7 @@ class QuestionReader:
         self.schema, self.index = schema, index
         # what "when" and "who" ask for
         self._time_classes = frozenset(c.name for c in schema.classes if c.kind in ("year", "date"))
+        self._place_classes = frozenset(c for r in schema.relations if _LOCATIVE.search(r.label.lower()) for c in r.range)
         self._person_classes = frozenset(c.name for c in schema.classes if not c.is_literal and _names_people(c.label))
         self._which_person = _which(PERSON_WORDS | self._role_nouns())
         self._co_verb = _co_verbs(schema)
@@ -152,6 +157,8 @@ class QuestionReader:
             asked |= {c.label for c in classes[-1].candidates if c.kind == "class" and self.schema.class_(c.label)}
         if _WHEN.search(text):
             asked |= self._time_classes
+        if _WHERE.search(text):
+            asked |= self._place_classes
         if _HOW_MUCH.search(text):
             asked |= {c.name for c in self.schema.classes if c.kind in _QUANTITY_KINDS}
         for match in self._what_value[0].finditer(text):  # "what is the population of ...": its values
