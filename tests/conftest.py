@@ -60,6 +60,22 @@ def config(tmp_path: Path) -> ScoutConfig:
 
 
 @pytest.fixture
+def small_kg(tmp_path: Path, config: ScoutConfig):
+    """Opens a KG written inline in a test, `small_kg("clubs.psv", text)`; every one is closed after the test."""
+    opened: list[KnowledgeGraph] = []
+
+    def open_kg(name: str, text: str) -> KnowledgeGraph:
+        path = tmp_path / name
+        path.write_text(text)
+        opened.append(KnowledgeGraph.open(str(path), config))
+        return opened[-1]
+
+    yield open_kg
+    for kg in opened:
+        kg.close()
+
+
+@pytest.fixture
 def geo(config: ScoutConfig) -> KnowledgeGraph:
     """The tiny geography KG (declared classes, numeric relations), as `films` is for films."""
     kg = KnowledgeGraph.open(str(OPS_KGS["geo"]), config)

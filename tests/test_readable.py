@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from engine.answer.candidates import Enumerator
@@ -52,12 +50,8 @@ Blues|rivals|Reds
 
 
 @pytest.fixture
-def mirrored(tmp_path: Path, config: ScoutConfig) -> KnowledgeGraph:
-    path = tmp_path / "clubs.psv"
-    path.write_text(_MIRRORED)
-    kg = KnowledgeGraph.open(str(path), config)
-    yield kg
-    kg.close()
+def mirrored(small_kg) -> KnowledgeGraph:
+    return small_kg("clubs.psv", _MIRRORED)
 
 
 def test_a_relation_stored_reversed_is_a_mirror(mirrored: KnowledgeGraph) -> None:
@@ -83,14 +77,9 @@ def test_the_search_walks_mirrors_as_their_primary(mirrored: KnowledgeGraph, con
     assert all(name != "plays_in_club_inverse" for name, _ in incident)
 
 
-def test_a_class_named_like_a_relation_hides_neither(tmp_path: Path, config: ScoutConfig) -> None:
-    path = tmp_path / "places.psv"
-    path.write_text("France|continent|Europe\nSpain|continent|Europe\nPeru|continent|South America\n")
-    kg = KnowledgeGraph.open(str(path), config)
-    try:
-        assert kg.schema.class_("continent") is not None and kg.schema.relation("continent") is not None
-        answers = kg.executor.execute(parse('(JOIN continent "Europe")')).answers
-        assert sorted(a.label for a in answers) == ["France", "Spain"]
-        assert [a.label for a in kg.executor.execute(parse("(COUNT continent)")).answers] == ["2"]
-    finally:
-        kg.close()
+def test_a_class_named_like_a_relation_hides_neither(small_kg) -> None:
+    kg = small_kg("places.psv", "France|continent|Europe\nSpain|continent|Europe\nPeru|continent|South America\n")
+    assert kg.schema.class_("continent") is not None and kg.schema.relation("continent") is not None
+    answers = kg.executor.execute(parse('(JOIN continent "Europe")')).answers
+    assert sorted(a.label for a in answers) == ["France", "Spain"]
+    assert [a.label for a in kg.executor.execute(parse("(COUNT continent)")).answers] == ["2"]

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import ProgramError
 
@@ -25,12 +22,8 @@ _TTL = """\
 
 
 @pytest.fixture
-def shared(tmp_path: Path, config: ScoutConfig) -> KnowledgeGraph:
-    path = tmp_path / "shared.ttl"
-    path.write_text(_TTL)
-    kg = KnowledgeGraph.open(str(path), config)
-    yield kg
-    kg.close()
+def shared(small_kg) -> KnowledgeGraph:
+    return small_kg("shared.ttl", _TTL)
 
 
 @pytest.mark.parametrize("program, expected", [
