@@ -23,7 +23,7 @@ _AGENTS = {"authored": "author", "sung": "singer", "written": "writer"}
 _FUNCTION_WORDS = {"has", "have", "had", "in", "is", "are", "was", "of", "the", "a", "an", "to", "for", "at", "on"}
 _PREPOSITIONS = {"in", "of", "for", "at", "on", "from", "to", "with", "by", "into", "about", "through"}
 # Words of the people themselves, not roles: a class of such objects is a class of persons.
-_PERSON_WORDS = {"person", "people", "human", "man", "woman", "star", "spouse", "parent", "child", "member"}
+_PERSON_WORDS = {"person", "people", "human", "man", "woman", "spouse", "parent", "child", "member"}
 
 
 def words(name: str) -> list[str]:
@@ -97,12 +97,13 @@ def object_noun(relation: str) -> str:
 def names_people(nouns: list[str]) -> bool:
     """Several role nouns that are all agent nouns (a verb + -er/-or: director, writer, actor) or words for
     people: the class is persons."""
-    return len(nouns) > 1 and all(_is_agent_noun(n.split()[-1]) or n in _PERSON_WORDS for n in nouns)
+    return len(nouns) > 1 and all(is_agent_noun(n.split()[-1]) or n in _PERSON_WORDS for n in nouns)
 
 
-def _is_agent_noun(noun: str) -> bool:
+def is_agent_noun(noun: str) -> bool:
+    """A verb plus -er/-or (director, writer, player, runner): morphology, so it also takes "computer"."""
     if len(noun) < 5 or not noun.endswith(("er", "or")):
-        return noun in _PERSON_WORDS
+        return False
     stem = noun[:-2]
     return any(getAllInflections(verb, upos="VERB") for verb in (stem, stem + "e", stem[:-1]))
 
@@ -111,7 +112,7 @@ def subject_noun(relations: list[str]) -> str | None:
     """What the subjects of these relations are called, where naming convention or grammar says it:
     the type segment of Freebase path names (`__people__person__gender` -> person), else the agent noun of
     a verb that two or more of them begin with (plays_in_club, plays_position -> player)."""
-    types = Counter(path_segments(r)[-2] for r in relations if path_segments(r))
+    types = Counter(segments[-2] for segments in map(path_segments, relations) if segments)
     if types:
         return " ".join(words(types.most_common(1)[0][0])).lower()
     verbs = Counter(ws[0] for ws in ([w.lower() for w in words(r)] for r in relations)

@@ -66,6 +66,7 @@ class Enumerator:
     def __init__(self, kg: KnowledgeGraph, config: ScoutConfig):
         self.schema, self.executor, self.config = kg.schema, kg.executor, config
         self.numeric = [r for r in self.schema.relations if self.schema.literal_kind(r) in NUMERIC_KINDS]
+        self.numeric_names = frozenset(r.name for r in self.numeric)
         self._incident: dict[str, tuple[tuple[str, str], ...]] = {}
         self._lock = threading.Lock()
 
@@ -167,7 +168,7 @@ def _joins_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
     for name, side in en.incident_relations(node.iri):
         rel = Relation(name)
         yield en.typed(Join(rel, node) if side == "object" else Join(Reverse(rel), node), anchors)
-        if anchor.mention in q.compared and side == "subject" and en.schema.relation(name) in en.numeric:
+        if anchor.mention in q.compared and side == "subject" and name in en.numeric_names:
             for op in [op for op in q.comparatives if op in ("gt", "lt")]:  # "larger than France": France's own value
                 yield en.typed(Compare(op, rel, node), anchors)
 
@@ -188,7 +189,11 @@ def _choices(en: Enumerator, q: Question) -> Built:
     """ "Brazil or Argentina": the union of the named entities, for a superlative to choose from."""
     if len(q.choice) < 2:
         return
-    nodes = [a.node for a in q.anchors if a.mention in q.choice and a.candidate is _top(q, a.mention)]
+    top: dict[int, Entity] = {}  # each named choice's best-linked entity
+    for anchor in q.anchors:
+        if anchor.mention in q.choice and isinstance(anchor.node, Entity):
+            top.setdefault(anchor.mention, anchor.node)
+    nodes = list(top.values())
     if len(nodes) < 2:
         return
     union = nodes[0]
@@ -201,10 +206,6 @@ def _choices(en: Enumerator, q: Question) -> Built:
     for path in en.numeric_paths(typed.types):  # built now: the bare union is a reading no scorer likes
         for op in ("ARGMAX", "ARGMIN"):
             yield en.typed(Superlative(op, union, path), typed.anchors)
-
-
-def _top(q: Question, mention: int):
-    return next((a.candidate for a in q.anchors if a.mention == mention), None)
 
 
 START_RULES: dict[type, Callable[[Enumerator, Question, Anchor], Built]] = {

@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lemminflect import getAllInflections, getAllLemmas, getLemma
+from lemminflect import getAllLemmas, getLemma
 
 from engine.programs.sexpr import Entity, Literal, Node
-from kg_adapters.schema import Schema, object_noun
+from kg_adapters.readable import is_agent_noun, object_noun
+from kg_adapters.schema import Schema
 
 from .linker import Candidate, LabelIndex, Linking
 from .words import PERSON_WORDS, numbers_as_digits, word_forms
@@ -186,11 +187,7 @@ def _names_people(label: str) -> bool:
         return False
     if PERSON_WORDS & set(words):
         return True
-    noun = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
-    if len(noun) < 5 or not noun.endswith(("er", "or")):
-        return False
-    stem = noun[:-2]
-    return any(getAllInflections(verb, upos="VERB") for verb in (stem, stem + "e"))
+    return is_agent_noun((getLemma(words[-1], upos="NOUN") or (words[-1],))[0])
 
 
 def _which(nouns: set[str]) -> re.Pattern:

@@ -228,7 +228,8 @@ class Reasoner:
         return QuestionResult(program=winner.text, sparql=ex.sparql, answers=ex.answers, count=ex.count,
                               message=self._missed_message(question, ranked, winner), **common)
 
-    def _missed_message(self, question: Question, ranked: list, winner: ProgramCandidate) -> str | None:
+    def _missed_message(self, question: Question, ranked: list[tuple[ProgramCandidate, Alternative]],
+                        winner: ProgramCandidate) -> str | None:
         """Said with the answers when no finalist answers with what the question asks for, so that a list of
         507 cities is not taken for "the population of Canada"."""
         asked = what_is_asked(question, self.kg.schema)

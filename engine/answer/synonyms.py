@@ -17,7 +17,8 @@ from typing import Callable
 
 import numpy as np
 
-from kg_adapters.schema import Schema, object_noun
+from kg_adapters.readable import object_noun
+from kg_adapters.schema import Schema
 
 from .mentions import Candidate
 from .retrieve import TextEmbedder

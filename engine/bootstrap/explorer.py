@@ -335,28 +335,23 @@ class Explorer:
         return Term("iri", pick.iri)
 
     def _holder(self, cls: ClassInfo, path: Relation) -> tuple[Relation, Entity] | None:
-        """A random member of the class that has a value of the relation."""
+        """A random member of the class that has a value of the relation, with its label."""
         info = self.schema.relation(path.name)
-        sparql = f"SELECT DISTINCT ?e WHERE {{ ?e {iri(info.iri)} ?v FILTER(isIRI(?e)) }} LIMIT {self.config.neighbours}"
+        sparql = (
+            f"SELECT ?e (SAMPLE(?l) AS ?label) WHERE {{ ?e {iri(info.iri)} ?v FILTER(isIRI(?e)) "
+            f"OPTIONAL {{ ?e <http://www.w3.org/2000/01/rdf-schema#label> ?l }} }} GROUP BY ?e ORDER BY ?e LIMIT {self.config.neighbours}"
+        )
         try:
-            rows = [r[0] for r in self.kg.executor.select(sparql)[0].rows if r[0] is not None]
+            rows = [(e, label) for e, label in self.kg.executor.select(sparql)[0].rows if e is not None]
         except (KGError, ValueError):
             return None
         if not rows:
             return None
-        pick = self.rng.choice(rows)
-        self._label_of(pick)
+        pick, label = self.rng.choice(rows)
+        if label is not None:
+            self._labels[pick.value] = label.value
         self._named[self._label(pick)] = cls.name
         return path, Entity(self._label(pick), iri=pick.value)
-
-    def _label_of(self, term: Term) -> None:
-        if term.value in self._labels:
-            return
-        rows = self.kg.executor.select(
-            f"SELECT ?l WHERE {{ {iri(term.value)} <http://www.w3.org/2000/01/rdf-schema#label> ?l }} LIMIT 1"
-        )[0].rows
-        if rows and rows[0][0] is not None:
-            self._labels[term.value] = rows[0][0].value
 
     def _numeric_paths(self, cls: ClassInfo) -> list[Relation | Chain]:
         """One- and two-hop paths from the class to a number or date."""

@@ -11,7 +11,8 @@ area of ..." (SUM), "the countries with the most neighbours" (a superlative over
 
 from __future__ import annotations
 
-from kg_adapters.schema import Schema, object_noun
+from kg_adapters.readable import object_noun
+from kg_adapters.schema import Schema
 
 from .sexpr import (
     Aggregate,
