@@ -38,6 +38,8 @@ class ScoutConfig:
                                                           "SUM/AVG, choices and count or entity comparisons"})
     qgen_beams: int = field(default=10, metadata={"help": "beam candidates per question"})
     qgen_batch: int = field(default=8, metadata={"help": "programs whose questions are generated together"})
+    qgen_context: int = field(default=-1, metadata={"help": "sub-program questions shown as least-to-most "
+                                                     "context (-1: all; programs of 1-2 relations: none)"})
     # --- reasoning (method.md step 3)
     exemplars: int = field(default=5, metadata={"help": "retrieved exemplars per question"})
     prune_k: int = field(default=10, metadata={"help": "candidates kept per step by similarity"})

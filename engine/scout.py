@@ -95,6 +95,8 @@ class KGSession:
     _reasoner: object | None = field(default=None, repr=False)
     _labels: object | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _taken: int = field(default=0, repr=False)  # corpus records the reasoner has taken in
+    _has_readings: bool = field(default=False, repr=False)  # stand-ins for explored programs added
 
     @property
     def schema(self):
@@ -114,22 +116,38 @@ class KGSession:
             return self._labels
 
     def reasoner(self):
+        """The KG's reasoner, up to date with its corpus: records a running bootstrap has written since the
+        last question are taken in without a restart (only they are embedded), and until a program has its
+        question, its English reading stands in for it (engine.bootstrap.readings)."""
         labels = self.label_index()
         with self._lock:
+            records = self.corpus.records()
             if self._reasoner is None:
                 from engine.answer.reasoner import Reasoner
 
-                self._reasoner = Reasoner(
-                    self.kg, self.corpus.records(), self.scout.llm(), self.scout.embedder(), labels, self.scout.config
-                )
+                self._reasoner = Reasoner(self.kg, records, self.scout.llm(), self.scout.embedder(), labels,
+                                          self.scout.config)
+                self._taken, self._has_readings = len(records), False
+            elif len(records) > self._taken:
+                self._reasoner.add_records(records[self._taken:])
+                self._taken = len(records)
+            if not self._has_readings and self.corpus.has_programs():
+                self._has_readings = True
+                self._add_readings({r.program for r in records})
             return self._reasoner
+
+    def _add_readings(self, written: set[str]) -> None:
+        from engine.bootstrap.readings import reading_records
+
+        todo = [p for p in self.corpus.programs() if p.program not in written]
+        self._reasoner.add_records(reading_records(todo, self.kg.schema))
 
     def update_schema(self, edits: list) -> None:
         """The user's labels and descriptions (kg_adapters.schema.SchemaEdit); they shape the questions the
         next bootstrap writes and the prompts of the next question. Raises SchemaEditError for a bad edit."""
         self.kg.edit_schema(edits)
         with self._lock:
-            self._reasoner = None
+            self._reasoner = None  # prompts and readings change with the labels
             self._labels = None  # class words come from the labels
 
     # ------------------------------------------------------------ asking
@@ -169,10 +187,7 @@ class KGSession:
             **{k: v for k, v in {"budget": budget, "model": model}.items() if v is not None}
         )
         load = self.scout.llm if config.model == self.scout.config.model else lambda: _load_llm(config)
-        result = bootstrap(self.kg, self.corpus.folder, config, load, on_progress, should_stop)
-        with self._lock:
-            self._reasoner = None  # the next question sees the new corpus
-        return result
+        return bootstrap(self.kg, self.corpus.folder, config, load, on_progress, should_stop)
 
     def mark_correct(self, question: str, program: str) -> CorpusRecord:
         """Learning from use: the user confirmed this program answers this question."""
@@ -198,9 +213,7 @@ class KGSession:
             entities=tuple((e.ref, e.iri or "", classes.get(e.ref, "thing")) for e in entities(parsed)),
             source="user",
         )
-        self.corpus.append(record)
-        with self._lock:
-            self._reasoner = None
+        self.corpus.append(record)  # the next question takes it in (see `reasoner`)
         return record
 
     def search_corpus(self, text: str, limit: int = 50) -> list[CorpusRecord]:

@@ -166,3 +166,31 @@ def test_nothing_to_explore_is_said_plainly(tmp_path, config) -> None:
         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert cli.returncode == 2 and "nothing can be explored" in cli.stderr and "Traceback" not in cli.stderr
+
+
+def test_a_growing_corpus_is_taken_in_without_a_restart(films: KnowledgeGraph, config, tmp_path, tiny_llm) -> None:
+    """Right after exploration the programs' readings stand in as exemplars; each question a running
+    bootstrap writes replaces its program's reading in the same reasoner, embedded alone."""
+    from dataclasses import replace
+
+    from engine.bootstrap.readings import reading_records
+    from engine.lm.embedder import Embedder
+    from engine.scout import KGSession, Scout
+
+    scout = Scout(config.replace(model=TINY_MODEL))
+    scout._llm, scout._embedder = tiny_llm, Embedder.load(config.embedder)  # the models this module loaded
+    session = KGSession(scout, films, Corpus(tmp_path / "corpus"), "films")
+    reasoner = session.reasoner()
+    assert reasoner.corpus_size == (0, 0)  # nothing explored yet: schema-only prompts
+
+    programs = list(Explorer(films, seed=0).explore(6))
+    session.corpus.write_programs(programs)
+    assert session.reasoner() is reasoner and reasoner.corpus_size == (0, len(programs))
+    assert {r.question for r in reasoner.records} == {r.question for r in reading_records(programs, films.schema)}
+
+    written = replace(reading_records(programs[:1], films.schema)[0], question="a real question?",
+                      anonymised_question="a real question?", source="explored")
+    session.corpus.append(written)
+    assert session.reasoner() is reasoner and reasoner.corpus_size == (1, len(programs) - 1)
+    assert [r.question for r in reasoner.records if r.program == programs[0].program] == ["a real question?"]
+    assert reasoner.exemplars.nearest("a real question?", 1)[0].question == "a real question?"

@@ -167,6 +167,20 @@ def test_generate_beams(tiny):
     assert [b.logprob for b in beams] == sorted((b.logprob for b in beams), reverse=True)
 
 
+def test_a_prompt_gets_the_same_beams_alone_or_in_a_batch(tiny32):
+    """Prompts whose beams finish early leave the batch; the others must not notice."""
+    prefix = tiny32.chat_prompt("Answer with one short question only.", "Write a question about films.")
+    prefix = prefix[: prefix.rfind("\n") + 1]
+    suffixes = ["Say yes.\n", "Write a long question about the films of a director and their actors.\n", "Why?\n"]
+    before = tiny32.clock.snapshot()
+    batched = tiny32.beam_search(prefix, suffixes, num_beams=3, max_new_tokens=12)
+    assert tiny32.clock.since(before).tokens["decode"] < 3 * 3 * 11  # some prompt did leave the batch early
+    alone = [tiny32.beam_search(prefix, [s], num_beams=3, max_new_tokens=12)[0] for s in suffixes]
+    assert [[b.text for b in row] for row in batched] == [[b.text for b in row] for row in alone]
+    for row_b, row_a in zip(batched, alone):
+        assert [b.logprob for b in row_b] == pytest.approx([b.logprob for b in row_a], abs=1e-3)
+
+
 def test_chat_prompt_ends_at_assistant_turn(tiny):
     text = tiny.chat_prompt("sys", "hello", assistant_prefix="Question:")
     assert text.endswith("<|im_start|>assistant\nQuestion:") and "hello" in text

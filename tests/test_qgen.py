@@ -68,3 +68,22 @@ def test_least_to_most_reuses_the_subprogram_question(generator) -> None:
 
 def test_anonymised_question_replaces_labels_by_class() -> None:
     assert anonymise_question("Who directed Blade Runner?", [("blade runner", "movie")]) == "Who directed movie?"
+
+
+INNER = '(JOIN directed_by "Ridley Scott")'
+TWO = f"(JOIN (R starred_actors) {INNER})"
+THREE = f"(AND (JOIN has_genre \"Drama\") {TWO})"
+# (context, program, its sub-programs innermost first, what gets a question in order)
+CHAINS = [
+    (-1, f"(COUNT {INNER})", [INNER], [INNER, f"(COUNT {INNER})"]),  # the paper: every step
+    (-1, THREE, [INNER, TWO, '(JOIN has_genre "Drama")'], [INNER, TWO, '(JOIN has_genre "Drama")', THREE]),
+    (1, f"(COUNT {INNER})", [INNER], [f"(COUNT {INNER})"]),  # one relation: one pass
+    (1, TWO, [INNER], [TWO]),  # two relations: one pass
+    (1, THREE, [INNER, TWO, '(JOIN has_genre "Drama")'], ['(JOIN has_genre "Drama")', THREE]),
+    (0, THREE, [INNER, TWO], [THREE]),
+]
+
+
+@pytest.mark.parametrize("context,program,subprograms,chain", CHAINS)
+def test_least_to_most_context_decides_what_gets_a_question(films, context, program, subprograms, chain) -> None:
+    assert QuestionGenerator(None, films.schema, context=context).chain(program, subprograms) == chain

@@ -133,6 +133,28 @@ def test_details_show_program_sparql_linked_alternatives_and_time():
     assert "11.2 s" in text
 
 
+@pytest.mark.parametrize("questions,readings,said", [
+    (0, 0, "no corpus yet"),
+    (37, 0, "a corpus of 37 questions"),
+    (1, 12, "a corpus of 1 question and 12 program readings standing in"),
+])
+def test_details_say_how_large_the_corpus_was(questions, readings, said):
+    assert said in render.details_markdown(result(corpus_questions=questions, corpus_readings=readings))
+
+
+def test_details_count_the_wait_for_the_models_in_the_time():
+    assert "waited" not in render.details_markdown(result(), waited_s=11.5)  # result() reasoned 11.2 s
+    assert "**40.0 s** waited, loading the models included" in render.details_markdown(result(), waited_s=40.0)
+
+
+def test_progress_bar_says_what_the_bootstrap_is_doing():
+    assert "Loading the language model" in render.progress_html(Progress("loading", 0, 20, 0.0, "loading the language model"))
+    writing = render.progress_html(Progress("questions", 0, 20, 3.0, "writing questions"))
+    assert "Writing questions" in writing and "ETA estimating" in writing  # an ETA only after the first batch
+    checking = render.progress_html(Progress("questions", 8, 20, 30.0, "checking them"))
+    assert "Checking the written questions" in checking and "ETA 45.0 s" in checking
+
+
 def test_result_markdown_gives_the_message_when_there_is_no_answer():
     none = result(program=None, sparql=None, answers=(), alternatives=(), message="Nothing is labelled \"Xyz\".")
     assert "Nothing is labelled" in render.result_markdown(none)

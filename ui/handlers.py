@@ -171,12 +171,11 @@ class Handlers:
             return
         result = payload
         answer = {"role": "assistant", "content": render.result_markdown(result, asked=question)}
+        waited = time.monotonic() - started  # what the user waited: a first question includes loading the models
         details = {
             "role": "assistant",
-            "content": render.details_markdown(result),
-            "metadata": {"title": DETAILS_TITLE, "status": "done",
-                         "duration": round(render.timings_dict(getattr(result, "timings", None)).get(
-                             "total", time.monotonic() - started), 2)},
+            "content": render.details_markdown(result, waited_s=waited),
+            "metadata": {"title": DETAILS_TITLE, "status": "done", "duration": round(waited, 2)},
         }
         history += [answer, details]
         state.history = history

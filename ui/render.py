@@ -209,8 +209,20 @@ def timings_markdown(timings, cached: bool = False) -> str:
     return text or "_not measured_"
 
 
-def details_markdown(result) -> str:
-    """The panel under an answer: program, SPARQL, linked entities, alternatives, time spent."""
+def corpus_text(questions: int, readings: int) -> str:
+    """How large the corpus behind an answer was; while a bootstrap writes questions it is still growing."""
+    if not questions and not readings:
+        return "no corpus yet: the schema alone steered this answer"
+    text = f"a corpus of {questions:,} question{'s' if questions != 1 else ''}"
+    if readings:
+        text += f" and {readings:,} program reading{'s' if readings != 1 else ''} standing in for questions not written yet"
+    return text
+
+
+def details_markdown(result, waited_s: float | None = None) -> str:
+    """The panel under an answer: program, SPARQL, linked entities, alternatives, time spent.
+
+    `waited_s`: how long the user waited in all, models loading included, when more than the reasoning."""
     sections = []
     program = getattr(result, "program", None)
     if program:
@@ -237,7 +249,13 @@ def details_markdown(result) -> str:
     if exemplars:
         extra.append(f"{len(exemplars)} corpus exemplars")
     timing = timings_markdown(getattr(result, "timings", None), bool(getattr(result, "cached", False)))
+    total = timings_dict(getattr(result, "timings", None)).get("total", 0.0)
+    if waited_s is not None and waited_s > total + 1.0:
+        timing = f"**{duration(waited_s)}** waited, loading the models included; reasoning: " + timing
     sections.append("**Time**\n\n" + timing + (f" ({', '.join(extra)})" if extra else ""))
+    if getattr(result, "program", None) is not None:
+        sections.append("**Corpus**\n\n" + corpus_text(getattr(result, "corpus_questions", 0),
+                                                      getattr(result, "corpus_readings", 0)))
     return "\n\n".join(sections)
 
 
@@ -354,9 +372,15 @@ def corpus_rows(records: Iterable) -> list[list]:
 # ------------------------------------------------------------------ bootstrap progress
 PHASES = {
     "explore": "Exploring the graph (random walks)",
+    "loading": "Loading the language model",
     "questions": "Writing questions for the explored programs",
     "done": "Done",
     "stopped": "Stopped",
+}
+# What the question phase is doing right now (engine.bootstrap.qgen reports it): the title says it.
+STAGES = {
+    "writing questions": "Writing questions for the explored programs",
+    "checking them": "Checking the written questions (inverse consistency)",
 }
 
 
@@ -371,7 +395,10 @@ def progress_html(progress, running: bool = True, elapsed_s: float | None = None
     done, total = int(getattr(progress, "done", 0)), int(getattr(progress, "total", 0))
     phase = getattr(progress, "phase", "")
     share = 1.0 if phase == "done" else (done / total if total else 0.0)
-    title = PHASES.get(phase, phase.capitalize() or "Working")
+    message = getattr(progress, "message", "") or ""
+    title = STAGES.get(message) or PHASES.get(phase, phase.capitalize() or "Working")
+    if message in STAGES or (phase == "loading" and message):
+        message = ""  # already the title
     rate = getattr(progress, "rate_per_hour", 0.0) or 0.0
     eta = getattr(progress, "eta_s", None)
     facts = [f"{done:,} / {total:,} programs"]
@@ -382,7 +409,6 @@ def progress_html(progress, running: bool = True, elapsed_s: float | None = None
     elapsed = elapsed_s if elapsed_s is not None else getattr(progress, "elapsed_s", None)
     if elapsed is not None:
         facts.append(f"{duration(elapsed)} elapsed")
-    message = getattr(progress, "message", "") or ""
     return bar(share, title, " · ".join(facts) + (f" — {html.escape(message)}" if message else ""))
 
 

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Callable, Sequence
 
 from engine.bootstrap.corpus import CorpusRecord
+from engine.bootstrap.readings import SOURCE as READING
 from engine.config import ScoutConfig
 from engine.programs.executor import Answer
 from engine.programs.kg import KnowledgeGraph
@@ -82,6 +83,8 @@ class QuestionResult:
     steps: int = 0  # search steps run
     candidates: int = 0  # programs executed and scored
     cached: bool = False  # served from the answer cache
+    corpus_questions: int = 0  # corpus records the exemplars were drawn from
+    corpus_readings: int = 0  # stand-in readings among them (engine.bootstrap.readings), while a corpus grows
 
     @property
     def answered(self) -> bool:
@@ -113,6 +116,8 @@ class QuestionResult:
             "candidates": self.candidates,
             "timings": self.timings.as_dict(),
             "cached": self.cached,
+            "corpus_questions": self.corpus_questions,
+            "corpus_readings": self.corpus_readings,
         }
 
 
@@ -171,9 +176,17 @@ class Reasoner:
         return result
 
     def add_records(self, records: Sequence[CorpusRecord]) -> None:
-        """Learning from use: records appended to the corpus (e.g. answers a user marked correct) become
-        exemplars for the next question. Answers memoized before are keyed by the old corpus and not reused."""
+        """Records appended to the corpus (written by a running bootstrap, answers a user marked correct)
+        become exemplars for the next question; a stand-in reading of the same program leaves. Answers
+        memoized before are keyed by the old corpus and not reused."""
         self.exemplars.add(records)
+        self.exemplars.drop(READING, {r.program for r in records if r.source != READING})
+
+    @property
+    def corpus_size(self) -> tuple[int, int]:
+        """(corpus questions, stand-in readings) among the exemplars."""
+        readings = sum(1 for r in self.records if r.source == READING)
+        return len(self.records) - readings, readings
 
     def read(self, question: str) -> Question:
         """What the question asks, as the search reads it; for tests and debugging."""
@@ -208,8 +221,9 @@ class Reasoner:
         report("step 1")
         steps, best = self._search(question, search, report)
         timings = Timings(link=t_link, retrieve=t_retrieve, enumerate=search.t_enum, score=search.t_score)
+        written, readings = self.corpus_size
         common = dict(linked=question.linking.mentions, exemplars=tuple(r.question for r in search.exemplars),
-                      steps=steps, candidates=len(search.scored))
+                      steps=steps, candidates=len(search.scored), corpus_questions=written, corpus_readings=readings)
         if not best:
             return _message_result(text, self._nothing_executes_message(question), started, timings=timings,
                                    **common)

@@ -5,7 +5,8 @@ Questions are compared anonymised (entities replaced by their class), so "who di
 program pattern so that the prompt shows different shapes, nearest last (next to the question).
 
 The corpus matrix is embedded once per index and kept on disk, keyed by the corpus' content; records
-added later (answers a user marked correct) are embedded alone and appended.
+added later (written by a running bootstrap, or answers a user marked correct) are embedded alone and
+appended, and stand-ins replaced by them are dropped, so the index grows without being re-embedded.
 """
 
 from __future__ import annotations
@@ -68,6 +69,16 @@ class ExemplarIndex:
         with self._lock:
             self._matrix = vectors if not self.records else np.vstack([self._matrix, vectors])
             self.records = self.records + records
+            self.corpus_id = corpus_digest(self.records)
+
+    def drop(self, source: str, programs: set[str]) -> None:
+        """Remove the records of `source` whose program is in `programs` (stand-ins replaced by real ones)."""
+        with self._lock:
+            keep = [i for i, r in enumerate(self.records) if not (r.source == source and r.program in programs)]
+            if len(keep) == len(self.records):
+                return
+            self._matrix = self._matrix[keep] if keep else np.zeros((0, self._matrix.shape[1]), dtype=np.float32)
+            self.records = [self.records[i] for i in keep]
             self.corpus_id = corpus_digest(self.records)
 
     def _embed_all(self, cache_dir: Path) -> np.ndarray:

@@ -31,7 +31,7 @@ class NothingToExplore(CorpusError):
 
 @dataclass(frozen=True)
 class Progress:
-    phase: str  # "explore" | "questions" | "done" | "stopped"
+    phase: str  # "explore" | "loading" | "questions" | "done" | "stopped"
     done: int
     total: int
     elapsed_s: float
@@ -64,7 +64,13 @@ def exploration_parameters(config: ScoutConfig) -> dict:
         "per_pattern": config.per_pattern,
         "join_back_p": config.join_back_p,
         "qgen_beams": config.qgen_beams,
+        "qgen_context": config.qgen_context,
     }
+
+
+# Settings added after corpora were built with them fixed: the value that reproduces how such a corpus was
+# built, so that it can still be resumed with the same settings.
+LEGACY_PARAMETERS = {"qgen_context": -1}
 
 
 def bootstrap(
@@ -80,7 +86,7 @@ def bootstrap(
     params = exploration_parameters(config)
     if corpus.exists():
         old = corpus.manifest()
-        if old.parameters != params or old.model != config.model:
+        if {**LEGACY_PARAMETERS, **old.parameters} != params or old.model != config.model:
             raise CorpusError(
                 f"{corpus.folder} was started with other settings (model {old.model}, {old.parameters}); "
                 "rerun with the same settings to resume, or choose another --out folder"
@@ -93,9 +99,13 @@ def bootstrap(
     corpus.repair()
     done = {r.program for r in corpus.records()}
     todo = [p for p in programs if p.program not in done]
-    start = time.perf_counter()
-    report(Progress("questions", 0, len(todo), 0.0, "loading the language model"))
-    generator = QuestionGenerator(load_llm(), kg.schema, beams=config.qgen_beams)
+    report(Progress("loading", 0, len(todo), 0.0, "loading the language model"))
+    llm = load_llm()
+    start = time.perf_counter()  # the rate and ETA count question writing only, never the model load
+    done = 0
+    stage = lambda name: report(Progress("questions", done, len(todo), time.perf_counter() - start, name))  # noqa: E731
+    generator = QuestionGenerator(llm, kg.schema, beams=config.qgen_beams, context=config.qgen_context,
+                                  on_stage=stage)
     step = max(1, config.qgen_batch)
     for i in range(0, len(todo), step):
         if should_stop():
@@ -105,7 +115,8 @@ def bootstrap(
         generated = generator.generate_batch([(p.program, list(p.subprograms)) for p in batch])
         for explored, question in zip(batch, generated):
             corpus.append(_record(explored, question))
-        report(Progress("questions", i + len(batch), len(todo), time.perf_counter() - start))
+        done = i + len(batch)
+        report(Progress("questions", done, len(todo), time.perf_counter() - start))
     report(Progress("done", len(todo), len(todo), time.perf_counter() - start))
     return _finish(corpus, programs, complete=True)
 

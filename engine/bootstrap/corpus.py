@@ -44,7 +44,7 @@ class CorpusRecord:
     pattern: str
     answers: int
     entities: tuple[tuple[str, str, str], ...]
-    source: str = "explored"  # or "user" for answers a user marked correct
+    source: str = "explored"  # "user" for answers a user marked correct; "reading" for a stand-in (readings.py)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)
@@ -100,6 +100,7 @@ class Corpus:
 
     def write_programs(self, programs: list[ExploredProgram]) -> None:
         text = "".join(json.dumps(asdict(p), ensure_ascii=False) + "\n" for p in programs)
+        self.folder.mkdir(parents=True, exist_ok=True)
         _atomic_write(self.folder / PROGRAMS, text)
 
     def programs(self) -> list[ExploredProgram]:
@@ -119,7 +120,9 @@ class Corpus:
         path = self.folder / RECORDS
         if not path.is_file():
             return
-        for line in path.read_text(encoding="utf-8").splitlines():
+        text = path.read_text(encoding="utf-8")
+        whole = text[: text.rfind("\n") + 1]  # a line still being appended by a running bootstrap waits
+        for line in whole.splitlines():
             if line.strip():
                 yield CorpusRecord.from_json(line)
 

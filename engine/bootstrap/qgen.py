@@ -27,9 +27,10 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Protocol
 
-from engine.programs.sexpr import Class, Program, Relation, parse, walk
+from engine.lm.clock import StageClock
+from engine.programs.sexpr import Class, Program, Relation, parse, relations, walk
 from engine.programs.verbalize import verbalize
 from kg_adapters.schema import Schema
 
@@ -104,8 +105,15 @@ def schema_lines(program: Program, schema: Schema) -> list[str]:
 
 
 class QuestionGenerator:
-    def __init__(self, llm: QuestionModel, schema: Schema, beams: int = 10, max_new_tokens: int = 32):
+    """`context`: how many sub-program questions a program's prompt shows (least-to-most); -1 shows all
+    (see `chain`, and ScoutConfig.qgen_context for what each costs)."""
+
+    def __init__(self, llm: QuestionModel, schema: Schema, beams: int = 10, max_new_tokens: int = 32,
+                 context: int = -1, on_stage: Callable[[str], None] | None = None):
         self.llm, self.schema, self.beams, self.max_new_tokens = llm, schema, beams, max_new_tokens
+        self.context = context
+        self.on_stage = on_stage or (lambda stage: None)
+        self.clock: StageClock = getattr(llm, "clock", None) or StageClock()
         self.memo: dict[str, GeneratedQuestion] = {}
 
     # ------------------------------------------------------------ prompts
@@ -130,7 +138,7 @@ class QuestionGenerator:
 
     def generate_batch(self, items: list[tuple[str, list[str]]]) -> list[GeneratedQuestion]:
         """Questions for several programs: level by level through their decompositions."""
-        chains = [_chain(program, subs) for program, subs in items]
+        chains = [self.chain(program, subs) for program, subs in items]
         for level in range(max(len(c) for c in chains)):
             todo: dict[str, list[tuple[str, str]]] = {}
             for chain in chains:
@@ -139,18 +147,34 @@ class QuestionGenerator:
             self._generate_level(todo)
         return [self.memo[chain[-1]] for chain in chains]
 
+    def chain(self, program: str, subprograms: list[str]) -> list[str]:
+        """What gets a question, in order: sub-programs (innermost first), then the program itself, whose
+        prompt shows their questions. All of them with `context` -1 (the paper's least-to-most); else the
+        last `context`, and none for a program of one or two relations."""
+        chain = [s for s in subprograms if s != program]
+        if self.context < 0:
+            return chain + [program]
+        if self.context == 0 or len(relations(parse(program))) <= 2:
+            return [program]
+        return chain[-self.context:] + [program]
+
     def _generate_level(self, todo: dict[str, list[tuple[str, str]]]) -> None:
         """One batched beam search and one batched inverse-consistency pass for a level."""
         if not todo:
             return
         programs = list(todo)
-        prompts = [self.generation_prompt(p, todo[p]) for p in programs]
-        prefix = shared_prefix(prompts)
-        beams = self.llm.beam_search(
-            prefix, [p[len(prefix):] for p in prompts], num_beams=self.beams, max_new_tokens=self.max_new_tokens
-        )
+        self.on_stage("writing questions")
+        with self.clock.stage("prompts"):
+            prompts = [self.generation_prompt(p, todo[p]) for p in programs]
+            prefix = shared_prefix(prompts)
+        with self.clock.stage("write"):
+            beams = self.llm.beam_search(
+                prefix, [p[len(prefix):] for p in prompts], num_beams=self.beams, max_new_tokens=self.max_new_tokens
+            )
         questions = [_candidates(program, found) for program, found in zip(programs, beams)]
-        flat = self.inverse_consistency([(p, q) for p, qs in zip(programs, questions) for q, _ in qs])
+        self.on_stage("checking them")
+        with self.clock.stage("check"):
+            flat = self.inverse_consistency([(p, q) for p, qs in zip(programs, questions) for q, _ in qs])
         at = 0
         for program, candidates in zip(programs, questions):
             scores = flat[at : at + len(candidates)]
@@ -192,12 +216,6 @@ def _candidates(program: str, beams: list) -> list[tuple[str, float]]:
     for b in kept:
         out.setdefault(_clean(b.text), b.logprob)
     return list(out.items())
-
-
-def _chain(program: str, subprograms: list[str]) -> list[str]:
-    """The decomposition ending with the program itself."""
-    chain = [s for s in subprograms if s != program]
-    return chain + [program]
 
 
 def _is_question(text: str) -> bool:

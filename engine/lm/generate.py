@@ -9,6 +9,7 @@ bootstrap's concern alone; the reasoner only scores.
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass
 
 import torch
@@ -59,6 +60,7 @@ class BeamGeneration:
             return []
         stops = torch.tensor(self._stop_ids(stop_at_newline))
         K = num_beams
+        started = time.perf_counter()
         P, prefix_cache, next_logp = self._prefix_state(prefix)
         with torch.inference_mode():
             rows = [self.encode_continuation(s) for s in suffixes]
@@ -90,38 +92,47 @@ class BeamGeneration:
             mask = mask.repeat_interleave(K, dim=0)  # (B*K, P+S)
             positions = (P + lengths).repeat_interleave(K)  # (B*K,) position of the next token
             finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(B)]
-            alive = ~torch.isin(tokens[:, 0], stops)  # (B*K,)
-            self._collect(finished, tokens, total, ~alive, K)
+            rows = torch.arange(B)  # (A,) the prompt each active row of K beams belongs to
+            alive = ~torch.isin(tokens[:, 0], stops)  # (A*K,)
+            self._collect(finished, tokens, total, ~alive, K, rows)
             total = torch.where(alive, total, torch.tensor(-1e9))
+            self.clock.add("prefill", time.perf_counter() - started, int(lengths.sum()))
+            started, decoded = time.perf_counter(), 0
             for step in range(1, max_new_tokens):
-                if all(len(f) >= K for f in finished) or not alive.any():
+                keep = torch.tensor([len(finished[b]) < K for b in rows.tolist()])  # (A,) rows still searching
+                if not keep.all():  # a finished prompt leaves the batch: no more forward passes for it
+                    beams = (keep.nonzero() * K + torch.arange(K)).reshape(-1)  # (A'*K,)
+                    rows, tokens, total, alive = rows[keep], tokens[beams], total[beams], alive[beams]
+                    mask, positions = mask[beams], positions[beams]
+                    cache.reorder_cache(beams.to(self.device))
+                if not len(rows) or not alive.any():
                     break
-                mask = torch.cat([mask, torch.ones((B * K, 1), dtype=torch.long)], dim=1)  # (B*K, T+1)
+                A = len(rows)
+                mask = torch.cat([mask, torch.ones((A * K, 1), dtype=torch.long)], dim=1)  # (A*K, T+1)
+                decoded += A * K
                 step_logits = self._forward(
                     tokens[:, -1:],
                     attention_mask=mask.to(self.device),
                     position_ids=positions[:, None].to(self.device),
                     past_key_values=cache,
                     use_cache=True,
-                ).logits[:, -1]  # (B*K, V)
-                logp = step_logits.float().log_softmax(-1).cpu()  # (B*K, V)
-                scores = (total[:, None] + logp).reshape(B, K * V)  # (B, K*V)
-                best, flat = scores.topk(K, dim=-1)  # (B, K)
-                source = (flat // V) + torch.arange(B)[:, None] * K  # (B, K) which beam each came from
-                token = flat % V  # (B, K)
+                ).logits[:, -1]  # (A*K, V)
+                logp = step_logits.float().log_softmax(-1).cpu()  # (A*K, V)
+                scores = (total[:, None] + logp).reshape(A, K * V)  # (A, K*V)
+                best, flat = scores.topk(K, dim=-1)  # (A, K)
+                source = (flat // V) + torch.arange(A)[:, None] * K  # (A, K) which beam each came from
+                token = flat % V  # (A, K)
                 source, token, best = source.reshape(-1), token.reshape(-1, 1), best.reshape(-1)
-                tokens = torch.cat([tokens[source], token], dim=1)  # (B*K, t+1)
+                tokens = torch.cat([tokens[source], token], dim=1)  # (A*K, t+1)
                 cache.reorder_cache(source.to(self.device))
                 mask = mask[source]
                 positions = positions[source] + 1
                 stopped = torch.isin(token[:, 0], stops) & (best > -1e8)
-                self._collect(finished, tokens, best, stopped, K)
+                self._collect(finished, tokens, best, stopped, K, rows)
                 alive = (best > -1e8) & ~stopped
                 total = torch.where(alive, best, torch.tensor(-1e9))
-            for b in range(B):  # rows that ran out of tokens keep their live beams too
-                if len(finished[b]) < K:
-                    live = [i for i in range(b * K, (b + 1) * K) if total[i] > -1e8]
-                    self._collect(finished, tokens, total, torch.isin(torch.arange(B * K), torch.tensor(live)), K)
+            self._collect(finished, tokens, total, total > -1e8, K, rows)  # out of tokens: live beams count too
+            self.clock.add("decode", time.perf_counter() - started, decoded)
         out = []
         for b in range(B):
             texts = self.tokenizer.batch_decode([seq for _, seq in finished[b]], skip_special_tokens=True)
@@ -129,10 +140,10 @@ class BeamGeneration:
         return out
 
     @staticmethod
-    def _collect(finished, tokens, total, which, K: int) -> None:
-        """Move the beams flagged in `which` to their row's finished list, length-normalised."""
+    def _collect(finished, tokens, total, which, K: int, rows) -> None:
+        """Move the beams flagged in `which` to their prompt's finished list (`rows[i // K]`), length-normalised."""
         for i in which.nonzero().flatten().tolist():
-            row = i // K
+            row = int(rows[i // K])
             if len(finished[row]) < K:
                 seq = tokens[i].tolist()
                 finished[row].append((float(total[i]) / len(seq), seq))

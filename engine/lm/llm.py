@@ -27,6 +27,7 @@ from typing import Sequence
 
 import torch
 
+from .clock import StageClock
 from .generate import Beam, BeamGeneration
 from .models import DEFAULT_MODEL, load_model
 
@@ -57,6 +58,7 @@ class LLM(BeamGeneration):
         self._prefixes: OrderedDict[str, tuple] = OrderedDict()  # prefix -> (n_tokens, KV cache, logp of next)
         self._heads: dict[str, tuple] = {}  # kept prefix heads (keep_prefix), same tuples
         self._newline_ids: list[int] | None = None
+        self.clock = StageClock()  # seconds per stage, for benchmarks (engine.lm.clock)
 
     @classmethod
     def load(cls, name_or_path: str = DEFAULT_MODEL, cache_dir: str | None = None, **overrides) -> "LLM":
