@@ -46,17 +46,18 @@ class PhaseClock:
             print(f"{progress.done}/{progress.total} questions, {progress.rate_per_hour:.0f} per hour", flush=True)
 
 
-STAGES = (("prompts", "building prompts"), ("prefill", "running prompts through the model (prefill)"),
-          ("decode", "decoding beams"), ("check", "inverse consistency"))
+# (clock stage, what it is, the clock's token count for it)
+STAGES = (("prompts", "building prompts", ""), ("prefill", "running prompts through the model (prefill)", "prefill"),
+          ("decode", "decoding beams", "decode"), ("check", "inverse consistency", "score"))
 
 
 def stage_rows(clock: StageClock, programs: int) -> list[tuple[str, str, str]]:
     """Seconds per stage, per program, and the share of the question phase; tokens where counted."""
     total = sum(clock.seconds[name] for name in ("prompts", "write", "check")) or 1.0
     rows = []
-    for name, what in STAGES:
+    for name, what, counted in STAGES:
         seconds = clock.seconds[name]
-        tokens = f", {clock.tokens[name]:,} token positions" if clock.tokens[name] else ""
+        tokens = f", {clock.tokens[counted]:,} token positions" if clock.tokens[counted] else ""
         rows.append((f"stage: {what}", f"{seconds:.0f} s = {seconds / max(programs, 1):.2f} s per program "
                      f"({100 * seconds / total:.0f}%){tokens}", "report"))
     return rows

@@ -36,9 +36,12 @@ class ScoutConfig:
     join_back_p: float = field(default=0.5, metadata={"help": "chance to join back to a node"})
     new_ops_share: float = field(default=0.25, metadata={"help": "share of explored functions that are NOT, IN, "
                                                           "SUM/AVG, choices and count or entity comparisons"})
-    qgen_beams: int = field(default=10, metadata={"help": "beam candidates per question"})
+    # Question generation: 3 beams and one step of least-to-most context wrote 16 MoviesKG programs in 5.9 s
+    # each, against 28.9 s with the paper's 10 beams and every step (1 thread, /tmp/prof/tp.py runs in
+    # BENCHMARKS.md "Bootstrap stages"); what that costs in question quality is the round trip there.
+    qgen_beams: int = field(default=3, metadata={"help": "beam candidates per question (the paper: 10)"})
     qgen_batch: int = field(default=8, metadata={"help": "programs whose questions are generated together"})
-    qgen_context: int = field(default=-1, metadata={"help": "sub-program questions shown as least-to-most "
+    qgen_context: int = field(default=1, metadata={"help": "sub-program questions shown as least-to-most "
                                                      "context (-1: all; programs of 1-2 relations: none)"})
     # --- reasoning (method.md step 3)
     exemplars: int = field(default=5, metadata={"help": "retrieved exemplars per question"})

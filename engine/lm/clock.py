@@ -29,6 +29,9 @@ class StageClock:
         finally:
             self.add(name, time.perf_counter() - started)
 
+    def count_tokens(self, name: str, n: int) -> None:
+        self.tokens[name] += n
+
     def add(self, name: str, seconds: float, tokens: int = 0) -> None:
         self.seconds[name] += seconds
         self.calls[name] += 1

@@ -96,7 +96,7 @@ class BeamGeneration:
             alive = ~torch.isin(tokens[:, 0], stops)  # (A*K,)
             self._collect(finished, tokens, total, ~alive, K, rows)
             total = torch.where(alive, total, torch.tensor(-1e9))
-            self.clock.add("prefill", time.perf_counter() - started, int(lengths.sum()))
+            self.clock.add("prefill", time.perf_counter() - started, B * S)  # positions run, padding included
             started, decoded = time.perf_counter(), 0
             for step in range(1, max_new_tokens):
                 keep = torch.tensor([len(finished[b]) < K for b in rows.tolist()])  # (A,) rows still searching

@@ -188,6 +188,8 @@ class LLM(BeamGeneration):
     def _score(self, prefix: str, conts: list[list[int]], starts: list[int]) -> list[float]:
         """Mean log-prob of conts[i][starts[i]:] given prefix + conts[i][:starts[i]]."""
         P, prefix_cache, next_logp = self._prefix_state(prefix)
+        order = sorted(range(len(conts)), key=lambda i: len(conts[i]))  # like lengths batched: less padding
+        conts, starts = [conts[i] for i in order], [starts[i] for i in order]
         with torch.inference_mode():
             scores: list[float] = []
             for i in range(0, len(conts), self.config.max_batch):
@@ -211,7 +213,11 @@ class LLM(BeamGeneration):
                     use_cache=True,
                 ).last_hidden_state  # (B, L, H)
                 scores += self._target_logprobs(hidden, next_logp, batch, batch_starts)
-            return scores
+                self.clock.count_tokens("score", B * L)
+            unsorted = [0.0] * len(scores)
+            for place, i in enumerate(order):
+                unsorted[i] = scores[place]
+            return unsorted
 
     def _target_logprobs(self, hidden, next_logp, batch: list[list[int]], starts: list[int]) -> list[float]:
         """Mean log-prob of batch[b][starts[b]:], from the hidden states of the batch.
