@@ -9,9 +9,10 @@ from engine.answer.linker import LabelIndex
 
 # A small geography written inline: every place below is one a mention could be mistaken for. The city
 # Brasilia and Chillan are what typo matching gave "brazilian" and "chilean"; Indi, Perus and the city Asia
-# begin like India, Peru and the continent Asia; Oceania, Medina and Poland like the English words ocean,
-# median and polish; Americana and Susana are longer than "american" and "susan", as Germany is than
-# "german"; Japanese, Italian, Chinese and German are languages labelled like their adjectives.
+# begin like India, Peru and the continent Asia, and Niger like Nigeria; Oceania, Medina and Poland like
+# the English words ocean, median and polish; Americana and Susana are longer than "american" and
+# "susan", as Germany is than "german"; Japanese, Italian, Chinese and German are languages labelled like
+# their adjectives.
 GEO = """\
 @prefix g: <http://example.org/geo/> .
 @prefix c: <http://example.org/geo/class/> .
@@ -51,6 +52,8 @@ g:Italy a c:Country ; rdfs:label "Italy" ; r:continent g:Europe ; r:language g:I
 g:Russia a c:Country ; rdfs:label "Russia" ; r:continent g:Europe ; r:neighbour g:Finland, g:China .
 g:Finland a c:Country ; rdfs:label "Finland" ; r:continent g:Europe ; r:currency g:Euro .
 g:Germany a c:Country ; rdfs:label "Germany" ; r:continent g:Europe ; r:language g:German ; r:currency g:Euro .
+g:Niger a c:Country ; rdfs:label "Niger" ; r:continent g:Africa .
+g:Nigeria a c:Country ; rdfs:label "Nigeria" ; r:continent g:Africa .
 g:Poland a c:Country ; rdfs:label "Poland" ; r:continent g:Europe ; r:currency g:Euro .
 g:Brazil a c:Country ; rdfs:label "Brazil" ; r:continent g:SouthAmerica ; r:language g:Portuguese .
 g:Chile a c:Country ; rdfs:label "Chile" ; r:continent g:SouthAmerica ; r:language g:Spanish .
@@ -90,6 +93,7 @@ chinese cities | chinese | China/Country, Chinese/Language
 canadian cities | canadian | Canada/Country
 which indian cities are the largest | indian | India/Country
 south african cities | african | South Africa/Country
+nigerian cities | nigerian | Nigeria/Country
 what do brazilians speak | brazilians | Brazil/Country
 asian countries | asian | Asia/Continent, Asia/City
 german cities | german | Germany/Country, German/Language
@@ -154,13 +158,15 @@ def test_stems_of_adjectives_of_place(word: str, expected: list[str]) -> None:
 
 def test_derived_keys_cost_and_shape() -> None:
     keys = sorted(["chile", "chillan", "china", "chicago", "chile_fc", "south africa", "africa", "europe",
-                   "euro", "europa league", "germany", "susana"])
-    # (cost, the label no longer than the word): chicago would cost 2 + 4 letters, chile_fc is no name
-    assert derived_keys(["chilean"], keys) == {"chile": (0, True), "chillan": (3, True), "china": (4, True)}
-    assert derived_keys(["south", "african"], keys) == {"south africa": (1, True)}
-    assert derived_keys(["european"], keys) == {"europe": (0, True), "euro": (2, True)}  # not "europa league"
-    assert derived_keys(["german"], keys) == {"germany": (3, False)}
-    assert derived_keys(["susan"], keys) == {"susana": (3, False)}
+                   "euro", "europa league", "germany", "susana", "niger", "nigeria"])
+    # Reading(letters of the word kept, cost, label no longer than the word); chicago would cost 2 + 4
+    # letters, chile_fc is no name, "europa league" has more words
+    assert derived_keys(["chilean"], keys) == {"chile": (5, 0, True), "chillan": (4, 3, True), "china": (3, 4, True)}
+    assert derived_keys(["south", "african"], keys) == {"south africa": (12, 1, True)}
+    assert derived_keys(["european"], keys) == {"europe": (6, 0, True), "euro": (4, 2, True)}
+    assert derived_keys(["german"], keys) == {"germany": (6, 3, False)}
+    assert derived_keys(["susan"], keys) == {"susana": (5, 3, False)}
+    assert derived_keys(["nigerian"], keys) == {"niger": (5, 0, True), "nigeria": (7, 1, True)}
     assert derived_keys(["ocean"], ["oceania"]) == {}
 
 

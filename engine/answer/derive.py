@@ -8,10 +8,10 @@ No KG labels its entities with the adjectives questions use for them, and a list
 one domain (and miss "Parisian" or "Martian" as soon as the KG is not about countries). English builds
 them by a handful of suffixes (-an, -ian, -ean, -ese, -ish, -ine, -ic, -i) on the name, often dropping
 the name's last vowel (Canada -> Canadian, Europe -> European) or inserting a letter (Peru -> Peruvian).
-So the word is read backwards: strip the suffix, let the stem lose a letter or two, and take the labels
-that begin with what is left (`derived_keys`), the cheaper readings first. Where the question goes on
-with a class noun ("chilean cities"), the entity nearest to that class goes first (`class_hops`): Chile,
-a city's country, not the city Chillan.
+So the word is read backwards: strip the suffix, let the stem lose a letter (after a long suffix), and
+take the labels that begin with what is left (`derived_keys`), only the best reading. Where the
+question goes on with a class noun ("chilean cities"), the entity nearest to that class goes first
+(`class_hops`): Chile, a city's country, not the city Chillan.
 
 Only words the English lexicon does not know are read so (`is_place_adjective`): lemminflect lists
 common words in lower case and no proper adjective, so "ocean", "median", "comic" or "polish" never
@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left
-from typing import Sequence
+from os.path import commonprefix
+from typing import NamedTuple, Sequence
 
 from lemminflect import getAllLemmas
 
@@ -41,7 +42,7 @@ MIN_STEM = 3  # what is left after the suffix and dropped letters: "cub" for Cub
 # the demonyms we checked cost: japan, brazil, europe, chile, egypt, iraq, iceland 0; canada, italy, mexico,
 # africa, asia, korea, china, russia, india 1; peru, sweden, turkey, belgium 2; germany 3; spain, portugal 4;
 # finland 6, and norway (norw-eg-ian) is out of reach ("polish" is an English word, so never Poland). Above
-# 4, too many labels begin the same way; and only the cheapest reading is taken (engine.answer.linker).
+# 4, too many labels begin the same way; and only the best reading is taken (`PlaceAdjectives.entities`).
 MAX_COST = 4
 SCORE_DERIVED = 0.8  # as sure as the best typo match (linker.SCORE_FUZZY_MAX): a reading, not a label
 
@@ -75,9 +76,17 @@ def stems(word: str) -> dict[str, int]:
     return found
 
 
-def derived_keys(words: Sequence[str], keys: Sequence[str]) -> dict[str, tuple[int, bool]]:
-    """The label keys (from sorted `keys`) the span `words` may derive from by its last word, each with
-    the cost of its reading (at most MAX_COST) and whether the reading stands alone.
+class Reading(NamedTuple):
+    """A label read as what an adjective derives from."""
+
+    kept: int  # letters of the word the label begins with: "nigerian" keeps 7 in Nigeria, 5 in Niger
+    cost: int  # 2 per stem letter dropped, 1 per label letter past the stem: Nigeria 1, Niger 0
+    strong: bool  # the label is no longer than the word (Germany is longer than "german")
+
+
+def derived_keys(words: Sequence[str], keys: Sequence[str]) -> dict[str, Reading]:
+    """The label keys (from sorted `keys`) the span `words` may derive from by its last word, each read
+    at its cheapest (cost at most MAX_COST).
 
     The other words must match as written ("south african" -> "south africa"), the label has as many
     words, and its letters past the stem are letters (no "_", digit or space): a name, not a longer one.
@@ -95,7 +104,8 @@ def derived_keys(words: Sequence[str], keys: Sequence[str]) -> dict[str, tuple[i
             total = cost + len(rest)
             if total <= MAX_COST and (not rest or rest.isalpha()) and key != " ".join(words):
                 costs[key] = min(costs.get(key, total), total)
-    return {key: (cost, len(key) <= len(written)) for key, cost in costs.items()}
+    return {key: Reading(len(commonprefix([key, written])), cost, len(key) <= len(written))
+            for key, cost in costs.items()}
 
 
 def _starting_with(keys: Sequence[str], prefix: str) -> list[str]:
@@ -166,27 +176,28 @@ class PlaceAdjectives:
         return is_place_adjective(ctx.folded[i]) and bool(self.head_classes(ctx, i + 1))
 
     def entities(self, words: list[str], heads: tuple[str, ...], top_k: int) -> list[Candidate]:
-        """The entities `words` derives from by its best reading: nearest to the `heads` classes, then the
-        cheapest ("indian cities": the country India, not the city Indi); labels shared by several
-        entities keep them all, the better-connected first (up to `top_k`)."""
+        """The entities `words` derives from by its best reading: nearest to the `heads` classes ("chilean
+        cities": the country Chile, not the city Chillan), then keeping more of the word ("nigerian":
+        Nigeria, not Niger; "indian": India, not the city Indi), then the cheapest; labels shared by
+        several entities keep them all, the better-connected first (up to `top_k`)."""
         d = self._d
         if len(words) > 1 and words[0] in ARTICLES:  # "the japanese currency"
             words = words[1:]
-        found: dict[int, tuple[int, int]] = {}  # entity -> (cost, label record)
-        for key, (cost, strong) in derived_keys(words, self.sorted_keys()).items():
+        found: dict[int, tuple[Reading, int]] = {}  # entity -> (its reading, label record)
+        for key, reading in derived_keys(words, self.sorted_keys()).items():
             for r in d.keys[key]:
                 e = d.label_entity[r]
-                if not strong and self.hops_to(heads, [d.classes[e]]) > 1:
+                if not reading.strong and self.hops_to(heads, [d.classes[e]]) > 1:
                     continue  # "german cities": Germany, a city's country; "susan" alone: not Susana
-                if e not in found or cost < found[e][0]:
-                    found[e] = (cost, r)
+                found.setdefault(e, (reading, r))
 
-        def order(item: tuple[int, tuple[int, int]]) -> tuple:
-            e, (cost, r) = item
-            return (self.hops_to(heads, [d.classes[e]]) if heads else 0, cost, -d.degree[e], d.labels[r])
+        def order(item: tuple[int, tuple[Reading, int]]) -> tuple:
+            e, (reading, r) = item
+            near = self.hops_to(heads, [d.classes[e]]) if heads else 0
+            return (near, -reading.kept, reading.cost, -d.degree[e], d.labels[r])
 
         ranked = sorted(found.items(), key=order)
-        best = [item for item in ranked if order(item)[:2] == order(ranked[0])[:2]]
+        best = [item for item in ranked if order(item)[:3] == order(ranked[0])[:3]]
         return [Candidate("entity", d.labels[r], d.iris[e], SCORE_DERIVED, d.classes[e]) for e, (_, r) in best[:top_k]]
 
     def head_classes(self, ctx: QuestionTokens, j: int) -> tuple[str, ...]:
