@@ -6,6 +6,7 @@ import pytest
 
 from engine.answer.derive import class_hops, derived_keys, is_place_adjective, stems
 from engine.answer.linker import LabelIndex
+from engine.answer.question import QuestionReader
 
 # A small geography written inline: every place below is one a mention could be mistaken for. The city
 # Brasilia and Chillan are what typo matching gave "brazilian" and "chilean"; Indi, Perus and the city Asia
@@ -132,6 +133,14 @@ def test_adjectives_of_place_link_to_the_place(index: LabelIndex, question: str,
 
 def test_the_place_replaces_the_adjective_in_the_anonymised_question(index: LabelIndex) -> None:
     assert index.link("how many japanese cities are there").anonymised() == "how many Country cities are there"
+
+
+@pytest.mark.parametrize(("question", "asked"), [("which european countries border russia", {"Country"}),
+                                                 ("which japanese cities are the largest", {"City"})])
+def test_the_wh_word_still_asks_for_the_noun_after_an_adjective_of_place(small_kg, index: LabelIndex,
+                                                                        question: str, asked: set[str]) -> None:
+    reader = QuestionReader(small_kg("schema.ttl", GEO).schema, index)
+    assert reader.read(question).asked_types == asked
 
 
 # word | stems with the cost of reading them, cheapest first (none where the word is not read as one)
