@@ -60,6 +60,8 @@ def test_class_labels_that_name_people(label: str, people: bool) -> None:
         ("alien's genre", {"genre"}),
         ("what sort of film is alien", set()),  # a genre, but not named as one: nothing is asked
         ("how many movies did ridley scott direct", set()),
+        ("which ridley scott movies are there", {"movie"}),  # a name between the wh-word and its noun
+        ("which ridley scott 's movies are there", set()),  # a possessive is not a modifier of the noun
     ],
 )
 def test_the_class_a_question_asks_for(reader: QuestionReader, question: str, asked: set[str]) -> None:

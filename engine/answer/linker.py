@@ -20,6 +20,7 @@ How a question is linked (`LabelIndex.link`):
   are not linked to entities unless capitalised mid-sentence; nor are words of one or two letters.
   Fuzzy matching only tries spans of five or more letters that start and end with a content word,
   and a single word only when it is no word of any label (a typo, not a different word).
+* An adjective of place names the place it derives from: "japanese cities", Japan (engine.answer.derive).
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
 * Class words (names and labels of schema classes, their plurals, and with an embedder the
   words that mean one: engine.answer.synonyms) become class mentions.
@@ -46,6 +47,7 @@ from pathlib import Path
 from kg_adapters.base import KGStore
 from kg_adapters.schema import Schema
 
+from .derive import PlaceAdjectives
 from .labels import LabelData, cache_name, read_labels
 from .mentions import Candidate, Linking, Mention, literal_candidate
 from .retrieve import TextEmbedder
@@ -86,6 +88,7 @@ class LabelIndex:
         self.synonyms = SchemaSynonyms(schema, embedder) if embedder is not None else None
         self.class_words = class_words(schema)  # normalised word(s) -> class names
         self.stop = frozenset(STOP | schema_words(schema) | set(self.class_words))
+        self.places = PlaceAdjectives(data, schema, self.class_words)
         self._entity_of_iri = {iri: i for i, iri in enumerate(data.iris)}
         by_len: dict[int, list[str]] = defaultdict(list)
         postings: dict[str, list[str]] = defaultdict(list)  # content word -> multi-word keys holding it
@@ -97,7 +100,6 @@ class LabelIndex:
                     postings[word].append(key)
         self._keys_by_len = dict(by_len)
         self._postings = dict(postings)
-        self._all_keys: list[str] | None = None
         self._first_label: dict[int, int] | None = None
         self._lock = threading.Lock()
 
@@ -157,7 +159,7 @@ class LabelIndex:
         key = normalise(text)
         if not key:
             return []
-        keys = self._keys_list()
+        keys = self.places.sorted_keys()
         if _rf_process is not None:
             hits = _rf_process.extract(key, keys, scorer=_rf_fuzz.ratio, limit=n * 3)
             ranked = [k for k, _, _ in sorted(hits, key=lambda h: (-h[1], abs(len(h[0]) - len(key)), h[0]))]
@@ -172,12 +174,6 @@ class LabelIndex:
                 if label not in out:
                     out.append(label)
         return out[:n]
-
-    def _keys_list(self) -> list[str]:
-        with self._lock:
-            if self._all_keys is None:
-                self._all_keys = list(self._d.keys)
-            return self._all_keys
 
     # ------------------------------------------------------------ linking
     def link(self, question: str, top_k: int = 2) -> Linking:
@@ -269,7 +265,8 @@ class LabelIndex:
             entity_allowed = False
         entities: list[Candidate] = []
         if entity_allowed:
-            entities = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
+            labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
+            entities = self.places.with_derived(ctx, j, key, labelled)  # "japanese cities": Japan
             if not entities and fuzzy and self._fuzzy_allowed(ctx, i, j, key):
                 entities = self._fuzzy(key, ctx.top_k, blocking=ctx.folded[i:j] if ntok > 1 else None)
         if literal is not None:
@@ -285,8 +282,9 @@ class LabelIndex:
         letters = len(key.replace(" ", ""))
         if letters < 5 or ntok > 8:
             return False
-        if ntok == 1:  # one word: only a word no label has (a typo, not another word)
-            return letters >= 6 and not folded[i].isdigit() and folded[i] not in self._d.vocab
+        if ntok == 1:  # one word: only a word no label has (a typo, not another word, not "american cities")
+            typo = letters >= 6 and not folded[i].isdigit() and folded[i] not in self._d.vocab
+            return typo and not self.places.before_class(ctx, i)
         content = sum(not x and not w.isdigit() for x, w in zip(stop[i:j], folded[i:j]))
         if content == 0:
             return False

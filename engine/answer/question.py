@@ -24,7 +24,7 @@ from engine.programs.sexpr import Entity, Literal, Node
 from kg_adapters.readable import is_agent_noun, object_noun
 from kg_adapters.schema import Schema
 
-from .linker import Candidate, LabelIndex, Linking
+from .linker import Candidate, LabelIndex, Linking, Mention
 from .words import PERSON_WORDS, numbers_as_digits, word_forms
 
 ENTITIES_PER_MENTION = 2
@@ -148,7 +148,7 @@ class QuestionReader:
         asked = set()
         classes = [m for m in linking.mentions if m.kind == "class"]
         for i, mention in enumerate(classes):
-            if not _WH_BEFORE.search(text[: mention.start]):
+            if not _WH_BEFORE.search(_before_noun(text, linking, mention)):
                 continue
             while i + 1 < len(classes) and not text[mention.end : classes[i + 1].start].strip():
                 i, mention = i + 1, classes[i + 1]  # "what film genre": the last noun is the one asked for
@@ -194,6 +194,19 @@ def _which(nouns: set[str]) -> re.Pattern:
     """ "which <noun>" / "what <noun>", the noun in the singular or plural."""
     alternatives = "|".join(sorted(map(re.escape, nouns))) or "(?!)"
     return re.compile(rf"\b(which|what) ({alternatives})(e?s)?\b", re.IGNORECASE)
+
+
+def _before_noun(text: str, linking: Linking, noun: Mention) -> str:
+    """The question before a class noun, less the names that modify it: in "which european countries"
+    (Europe) or "which Spielberg films" the wh-word still asks for the noun. A possessive ("X 's
+    recording 's notable types") is left to the possessive chain's own rule."""
+    start = noun.start
+    for other in reversed(linking.mentions):
+        modifies = other.kind == "entity" and not other.bracketed and not _POSSESSED.search(other.text)
+        modifies = modifies and not text[other.end : start].strip()
+        if other.end <= start and modifies:
+            start = other.start
+    return text[:start]
 
 
 _THAN = re.compile(r"\bthan\s+(the\s+)?$", re.IGNORECASE)

@@ -48,7 +48,7 @@ from .search import ProgramCandidate, Search
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 13  # part of the answer-cache key: bump when reasoning changes (13: new operators, numbers)
+REASONER_VERSION = 14  # part of the answer-cache key: bump when reasoning changes (14: adjectives of place link)
 MAX_QUESTION_CHARS = 500
 
 __all__ = ["Alternative", "QuestionResult", "REASONER_VERSION", "Reasoner", "Timings"]
