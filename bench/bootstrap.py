@@ -42,7 +42,7 @@ class PhaseClock:
         if progress.phase == "questions" and "explore" in self.last and self.peak_after_explore is None:
             self.peak_after_explore = peak_rss_gb()
         self.last[progress.phase] = progress
-        if progress.phase == "questions" and progress.done and progress.done % 40 == 0:
+        if progress.phase == "questions" and not progress.message and progress.done and progress.done % 40 == 0:
             print(f"{progress.done}/{progress.total} questions, {progress.rate_per_hour:.0f} per hour", flush=True)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from lemminflect import getAllInflections, getAllLemmas
+from lemminflect import getAllInflections, getAllLemmas, getInflection
 
 from .naming import local_name
 
@@ -122,12 +122,36 @@ def subject_noun(relations: list[str]) -> str | None:
 
 
 def reverse_label(label: str) -> str:
-    """Read a relation backwards: "directed by" -> "directed", "has genre" -> "genre of"."""
+    """Read a relation backwards, as English: "directed by" -> "directed", "has genre" -> "genre of",
+    "moon of" -> "has moon", "borders" -> "bordered by", "uses currency" -> "currency used by",
+    "flows through" -> "flowed through by", "located in" -> "what is located in it"."""
     ws = label.split()
+    if len(ws) >= 2 and ws[0] in {"is", "are", "was"}:  # "is in country" reads as "in country"
+        ws = ws[1:]
     if len(ws) >= 2 and ws[-1] == "by":
         return " ".join(ws[:-1])
     if len(ws) >= 2 and ws[-1] == "of":  # "moon of" -> "has moon"
         return "has " + " ".join(ws[:-1])
     if len(ws) >= 2 and ws[0] in {"has", "have", "in"}:
         return " ".join(ws[1:]) + " of"
-    return f"{label} of"
+    if ws and ws[0].lower() not in _FUNCTION_WORDS:
+        verb = _verb_lemma(ws[0])
+        if verb and ws[0].endswith("s") and ws[0] != verb:  # "borders", "uses": the passive reads it backwards
+            rest = ws[1:]
+            if rest and rest[0] not in _PREPOSITIONS and rest[-1] not in _PREPOSITIONS:
+                return f"{' '.join(rest)} {_participle(verb)} by"  # "currency used by"
+            return " ".join([_participle(verb), *rest, "by"])  # "bordered by", "flowed through by"
+        if verb and ws[0] == _participle(verb) and len(ws) >= 2 and ws[-1] in _PREPOSITIONS:  # "located in"
+            return f"what is {' '.join(ws)} it"
+    return " ".join(ws) + " of"
+
+
+def _verb_lemma(word: str) -> str | None:
+    """The verb a word is a form of ("borders" -> "border"), or None when it is none."""
+    lemmas = getAllLemmas(word.lower()).get("VERB")
+    return lemmas[0] if lemmas and lemmas[0] not in {"be", "have"} else None
+
+
+def _participle(verb: str) -> str:
+    forms = getInflection(verb, "VBN")
+    return forms[0] if forms else verb + "ed"

@@ -9,7 +9,7 @@ from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
 from kg_adapters.naming import entity_iri
-from kg_adapters.readable import names_people, object_noun, relation_label, subject_noun
+from kg_adapters.readable import names_people, object_noun, relation_label, reverse_label, subject_noun
 from kg_adapters.schema import Schema
 from tests.conftest import read_table
 
@@ -27,6 +27,16 @@ def test_relation_names_read_as_english(name: str, expected: str) -> None:
 ])
 def test_subjects_are_named_by_convention_or_shared_verb(relations: list[str], expected: str | None) -> None:
     assert subject_noun(relations) == expected
+
+
+@pytest.mark.parametrize("label, backwards", [
+    ("directed by", "directed"), ("has genre", "genre of"), ("moon of", "has moon"), ("capital", "capital of"),
+    ("is in country", "country of"), ("borders", "bordered by"), ("speaks", "spoken by"),
+    ("traverses", "traversed by"), ("uses currency", "currency used by"), ("flows through", "flowed through by"),
+    ("located in", "what is located in it"), ("release year", "release year of"),
+])
+def test_relations_read_backwards_as_english(label: str, backwards: str) -> None:
+    assert reverse_label(label) == backwards  # never "flows through of" or "travers"
 
 
 def test_agent_nouns_name_people_and_other_nouns_do_not() -> None:
