@@ -18,6 +18,7 @@ from engine.config import ScoutConfig
 from engine.bootstrap.corpus import Corpus, CorpusError
 from engine.bootstrap.explorer import ExploreConfig, Explorer
 from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import Count, Degree, Superlative, parse
 from engine.lm.llm import LLM
 from tests.conftest import FIXTURES
 
@@ -57,6 +58,10 @@ def test_exploration_draws_every_new_operator(geo: KnowledgeGraph) -> None:
         result = geo.executor.execute(p.program)
         assert (result.count if result.count is not None else len(result.answers)) == p.answers > 0
         assert "thing" not in p.anonymised, p.anonymised
+    degrees = [parse(p.program) for p in explored if "(COUNT " in p.program and "(ARGM" in p.program]
+    assert degrees and all(isinstance(d, Superlative) and isinstance(d.path, Degree) for d in degrees)
+    for program in degrees:  # "the most neighbours" where every member ties is no question
+        assert len(geo.executor.execute(program).answers) < geo.executor.execute(Count(program.arg)).count
 
 
 def test_exploration_through_a_sparql_endpoint(virtuoso, tmp_path, config) -> None:

@@ -281,11 +281,15 @@ class Explorer:
     def _degree(self, program: SetExpr, cls: ClassInfo) -> Program | None:
         """(ARGMAX S (COUNT r)): the member with the most (fewest) neighbours over an entity relation."""
         options = [o for o in self._edges_from(cls) if not _far_class(self.schema, *o).is_literal]
-        if not options or (self._size(program) or 0) < 2:
+        members = self._size(program) or 0
+        if not options or members < 2:
             return None
         relation, side = self.rng.choice(options)
         rel = Relation(relation.name) if side == SUBJECT else Reverse(Relation(relation.name))
-        return Superlative(self.rng.choice(["ARGMAX", "ARGMIN"]), program, Degree(rel))
+        made = Superlative(self.rng.choice(["ARGMAX", "ARGMIN"]), program, Degree(rel))
+        # Where every member has as many neighbours (a functional relation: one country per city), all tie
+        # and "the city in the most countries" is every city: no question in it.
+        return made if (self._size(made) or members) < members else None
 
     def _yes_no(self, program: SetExpr, cls: ClassInfo) -> Program | None:
         """(IN e S), with e a member (yes) or another of its class (no), half and half."""
