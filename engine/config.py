@@ -36,9 +36,10 @@ class ScoutConfig:
     join_back_p: float = field(default=0.5, metadata={"help": "chance to join back to a node"})
     new_ops_share: float = field(default=0.25, metadata={"help": "share of explored functions that are NOT, IN, "
                                                           "SUM/AVG, choices and count or entity comparisons"})
-    # Question generation: 3 beams and one step of least-to-most context wrote 16 MoviesKG programs in 5.9 s
-    # each, against 28.9 s with the paper's 10 beams and every step (1 thread, /tmp/prof/tp.py runs in
-    # BENCHMARKS.md "Bootstrap stages"); what that costs in question quality is the round trip there.
+    # Question generation: 3 beams and one step of least-to-most context wrote MoviesKG questions at 415 per
+    # hour against 118 with the paper's 10 beams and every step (same 48 programs, 1 core each; BENCHMARKS.md
+    # "Bootstrap throughput (metaqa, budget 48)"). The round trip held (68.8% same answers both); by eye 30 of
+    # 40 questions read right against 38 (bench/qgen_sample.md): two-relation programs written in one pass drop a step.
     qgen_beams: int = field(default=3, metadata={"help": "beam candidates per question (the paper: 10)"})
     qgen_batch: int = field(default=8, metadata={"help": "programs whose questions are generated together"})
     qgen_context: int = field(default=1, metadata={"help": "sub-program questions shown as least-to-most "

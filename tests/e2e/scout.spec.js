@@ -181,7 +181,7 @@ async function gotoTab(page, name) {
       const t = document.querySelector('#bootstrap-progress').innerText;
       return /Writing questions|Checking the written/.test(t) && /[1-9]\d* \/ \d+ programs/.test(t) && /ETA \d/.test(t);
     };
-    await a.waitForFunction(midRun, null, { timeout: 90e3, polling: 250 });
+    await a.waitForFunction(midRun, null, { timeout: 180e3, polling: 250 });
     await shot(a, 'bootstrap-progress.png', { fullPage: true });
     if (DOCS) {
       await a.screenshot({ path: path.join(DOCS, 'bootstrap.png'), fullPage: true,
