@@ -97,13 +97,16 @@ def bootstrap(
 
     programs = _explored(kg, corpus, config, report)
     corpus.repair()
-    done = {r.program for r in corpus.records()}
-    todo = [p for p in programs if p.program not in done]
+    written = {r.program for r in corpus.records()}
+    todo = [p for p in programs if p.program not in written]
     report(Progress("loading", 0, len(todo), 0.0, "loading the language model"))
     llm = load_llm()
     start = time.perf_counter()  # the rate and ETA count question writing only, never the model load
-    done = 0
-    stage = lambda name: report(Progress("questions", done, len(todo), time.perf_counter() - start, name))  # noqa: E731
+    finished = 0
+
+    def stage(name: str) -> None:  # the generator says what it is doing: "writing questions", "checking them"
+        report(Progress("questions", finished, len(todo), time.perf_counter() - start, name))
+
     generator = QuestionGenerator(llm, kg.schema, beams=config.qgen_beams, context=config.qgen_context,
                                   on_stage=stage)
     step = max(1, config.qgen_batch)
@@ -115,8 +118,8 @@ def bootstrap(
         generated = generator.generate_batch([(p.program, list(p.subprograms)) for p in batch])
         for explored, question in zip(batch, generated):
             corpus.append(_record(explored, question))
-        done = i + len(batch)
-        report(Progress("questions", done, len(todo), time.perf_counter() - start))
+        finished = i + len(batch)
+        report(Progress("questions", finished, len(todo), time.perf_counter() - start))
     report(Progress("done", len(todo), len(todo), time.perf_counter() - start))
     return _finish(corpus, programs, complete=True)
 
