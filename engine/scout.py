@@ -95,7 +95,7 @@ class KGSession:
     _reasoner: object | None = field(default=None, repr=False)
     _labels: object | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _taken: int = field(default=0, repr=False)  # corpus records the reasoner has taken in
+    _read_to: int = field(default=0, repr=False)  # bytes of the corpus' records the reasoner has taken in
     _has_readings: bool = field(default=False, repr=False)  # stand-ins for explored programs added
 
     @property
@@ -121,24 +121,24 @@ class KGSession:
         question, its English reading stands in for it (engine.bootstrap.readings)."""
         labels = self.label_index()
         with self._lock:
-            records = self.corpus.records()
+            records, self._read_to = self.corpus.records_from(0 if self._reasoner is None else self._read_to)
             if self._reasoner is None:
                 from engine.answer.reasoner import Reasoner
 
                 self._reasoner = Reasoner(self.kg, records, self.scout.llm(), self.scout.embedder(), labels,
                                           self.scout.config)
-                self._taken, self._has_readings = len(records), False
-            elif len(records) > self._taken:
-                self._reasoner.add_records(records[self._taken:])
-                self._taken = len(records)
+                self._has_readings = False
+            elif records:
+                self._reasoner.add_records(records)
             if not self._has_readings and self.corpus.has_programs():
                 self._has_readings = True
-                self._add_readings({r.program for r in records})
+                self._add_readings()
             return self._reasoner
 
-    def _add_readings(self, written: set[str]) -> None:
+    def _add_readings(self) -> None:
         from engine.bootstrap.readings import reading_records
 
+        written = {r.program for r in self._reasoner.records}
         todo = [p for p in self.corpus.programs() if p.program not in written]
         self._reasoner.add_records(reading_records(todo, self.kg.schema))
 

@@ -173,6 +173,23 @@ def test_nothing_to_explore_is_said_plainly(tmp_path, config) -> None:
     assert cli.returncode == 2 and "nothing can be explored" in cli.stderr and "Traceback" not in cli.stderr
 
 
+def test_a_reader_following_a_growing_corpus_reads_only_whole_new_records(films, tmp_path) -> None:
+    from engine.bootstrap.readings import reading_records
+
+    corpus = Corpus(tmp_path / "corpus")
+    first, second = reading_records(list(Explorer(films, seed=0).explore(2)), films.schema)
+    corpus.append(first)
+    records, offset = corpus.records_from(0)
+    assert records == [first]
+    line = (second.to_json() + "\n").encode()
+    with (tmp_path / "corpus" / "records.jsonl").open("ab") as handle:
+        handle.write(line[:10])  # a bootstrap mid-append
+    assert corpus.records_from(offset) == ([], offset)
+    with (tmp_path / "corpus" / "records.jsonl").open("ab") as handle:
+        handle.write(line[10:])
+    assert corpus.records_from(offset) == ([second], offset + len(line))
+
+
 def test_a_growing_corpus_is_taken_in_without_a_restart(films: KnowledgeGraph, config, tmp_path, tiny_llm) -> None:
     """Right after exploration the programs' readings stand in as exemplars; each question a running
     bootstrap writes replaces its program's reading in the same reasoner, embedded alone."""

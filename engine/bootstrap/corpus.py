@@ -17,7 +17,6 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from .explorer import ExploredProgram
 
@@ -114,17 +113,21 @@ class Corpus:
 
     # ------------------------------------------------------------ records
     def records(self) -> list[CorpusRecord]:
-        return list(self._iter_records())
+        return self.records_from(0)[0]
 
-    def _iter_records(self) -> Iterator[CorpusRecord]:
+    def records_from(self, offset: int) -> tuple[list[CorpusRecord], int]:
+        """The whole records from byte `offset` on, and the offset after the last of them. A reader that
+        follows a running bootstrap reads only what was appended since it last looked; a line still being
+        appended waits for the next look."""
         path = self.folder / RECORDS
         if not path.is_file():
-            return
-        text = path.read_text(encoding="utf-8")
-        whole = text[: text.rfind("\n") + 1]  # a line still being appended by a running bootstrap waits
-        for line in whole.splitlines():
-            if line.strip():
-                yield CorpusRecord.from_json(line)
+            return [], offset
+        with path.open("rb") as handle:
+            handle.seek(offset)
+            data = handle.read()
+        whole = data[: data.rfind(b"\n") + 1]
+        records = [CorpusRecord.from_json(line) for line in whole.decode("utf-8").splitlines() if line.strip()]
+        return records, offset + len(whole)
 
     def repair(self) -> int:
         """Cut a torn last line left by a kill mid-append; returns bytes removed."""

@@ -18,7 +18,6 @@ from typing import Iterator
 @dataclass
 class StageClock:
     seconds: Counter = field(default_factory=Counter)  # stage -> seconds
-    calls: Counter = field(default_factory=Counter)  # stage -> times entered
     tokens: Counter = field(default_factory=Counter)  # stage -> token positions run through the model
 
     @contextmanager
@@ -29,17 +28,13 @@ class StageClock:
         finally:
             self.add(name, time.perf_counter() - started)
 
-    def count_tokens(self, name: str, n: int) -> None:
-        self.tokens[name] += n
-
     def add(self, name: str, seconds: float, tokens: int = 0) -> None:
         self.seconds[name] += seconds
-        self.calls[name] += 1
         self.tokens[name] += tokens
 
     def snapshot(self) -> "StageClock":
-        return StageClock(Counter(self.seconds), Counter(self.calls), Counter(self.tokens))
+        return StageClock(Counter(self.seconds), Counter(self.tokens))
 
     def since(self, earlier: "StageClock") -> "StageClock":
         """What was added after `earlier` (a snapshot): one run's share of a long-lived LLM's clock."""
-        return StageClock(self.seconds - earlier.seconds, self.calls - earlier.calls, self.tokens - earlier.tokens)
+        return StageClock(self.seconds - earlier.seconds, self.tokens - earlier.tokens)

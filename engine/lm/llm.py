@@ -213,7 +213,7 @@ class LLM(BeamGeneration):
                     use_cache=True,
                 ).last_hidden_state  # (B, L, H)
                 scores += self._target_logprobs(hidden, next_logp, batch, batch_starts)
-                self.clock.count_tokens("score", B * L)
+                self.clock.add("score", 0.0, B * L)  # positions only: the caller times its own stage
             unsorted = [0.0] * len(scores)
             for place, i in enumerate(order):
                 unsorted[i] = scores[place]
