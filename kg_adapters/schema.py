@@ -47,7 +47,7 @@ from .naming import class_iri, local_name
 from .readable import names_people, object_noun, relation_label, reverse_label, subject_noun, words
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 3  # bump when reading or induction changes, so cached schemas are rebuilt
+SCHEMA_VERSION = 4  # bump when reading or induction changes, so cached schemas are rebuilt (4: shared members)
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,12 @@ class Schema:
     relations: tuple[RelationInfo, ...]  # the relations the engine reasons over
     induced: bool = False
     mirrors: tuple[RelationInfo, ...] = ()  # reversed copies of relations above; found by name only
+    # Pairs of entity classes (names, in order) that share members. One entity fills roles of several
+    # induced classes (a PathQuestion country is the object of `nationality` and the subject of `events`),
+    # so two classes that differ by name may still meet: (JOIN (R events) (JOIN (R nationality) X)) is typed.
+    shared_members: tuple[tuple[str, str], ...] = ()
     _by_name: dict = field(default_factory=dict, compare=False, repr=False)
+    _met: set = field(default_factory=set, compare=False, repr=False)  # shared_members, both ways round
 
     def __post_init__(self) -> None:
         index: dict[object, ClassInfo | RelationInfo] = {}
@@ -104,6 +109,14 @@ class Schema:
                 index.setdefault(key, item)
                 index.setdefault((kind, key), item)
         self._by_name.update(index)
+        self._met.update({*self.shared_members, *((b, a) for a, b in self.shared_members)})
+
+    def meets(self, expected: frozenset[str] | None, actual: frozenset[str] | None) -> bool:
+        """Whether a set of one of the `actual` classes may hold a member of one of the `expected` ones:
+        unknown types always may; named classes may where they are the same or share members."""
+        if expected is None or actual is None or expected & actual:
+            return True
+        return any((a, b) in self._met for a in expected for b in actual)
 
     def lookup(self, name_or_iri: str) -> ClassInfo | RelationInfo | None:
         return self._by_name.get(name_or_iri)
@@ -131,6 +144,7 @@ class Schema:
                 "classes": [asdict(c) for c in self.classes],
                 "relations": [asdict(r) for r in self.relations],
                 "mirrors": [asdict(r) for r in self.mirrors],
+                "shared_members": [list(pair) for pair in self.shared_members],
             },
             indent=1,
         )
@@ -145,7 +159,8 @@ class Schema:
             tuple(RelationInfo(**{**r, "domain": tuple(r["domain"]), "range": tuple(r["range"])}) for r in data[key])
             for key in ("relations", "mirrors")
         )
-        return cls(classes, relations, data["induced"], mirrors)
+        shared = tuple(tuple(pair) for pair in data.get("shared_members", ()))
+        return cls(classes, relations, data["induced"], mirrors, shared)
 
     def describe(self) -> str:
         """A plain-text listing, for the CLI and for LLM prompts."""
@@ -238,7 +253,7 @@ def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]
 
     return Schema(
         tuple(map(edited, schema.classes)), tuple(map(edited, schema.relations)), schema.induced,
-        tuple(map(edited, schema.mirrors)),
+        tuple(map(edited, schema.mirrors)), schema.shared_members,
     )
 
 
@@ -331,7 +346,8 @@ class _SchemaReader:
         mirrored = tuple(
             _mirror_info(p, by_iri[primary], labels, comments) for p, primary in sorted(mirrors.items())
         )
-        return Schema(kept, rels, induced=any(c.induced for c in kept), mirrors=mirrored)
+        return Schema(kept, rels, induced=any(c.induced for c in kept), mirrors=mirrored,
+                      shared_members=_shared_members(role_class, fillers, classes))
 
     # ------------------------------------------------------------ queries
     def _relations(self) -> dict[str, int]:
@@ -453,6 +469,18 @@ def _literal_kind(fillers: set[Term], relation: str) -> tuple[str, str] | None:
 
 
 # ================================================================ induction
+def _shared_members(role_class: dict[Role, list[str]], fillers: dict[Role, set[Term]],
+                    classes: dict[str, ClassInfo]) -> tuple[tuple[str, str], ...]:
+    """The pairs of entity classes with a member in common (by the role samples), as ordered name pairs."""
+    held: dict[Term, set[str]] = {}
+    for role, keys in role_class.items():
+        names = {classes[k].name for k in keys if k in classes and not classes[k].is_literal}
+        for member in fillers.get(role, ()) if names else ():
+            held.setdefault(member, set()).update(names)
+    pairs = {(a, b) for names in held.values() if len(names) > 1 for a in names for b in names if a < b}
+    return tuple(sorted(pairs))
+
+
 def _role_key(role: Role) -> tuple[str, str]:
     return (local_name(role.relation), role.side)
 

@@ -42,6 +42,7 @@ from engine.programs.sexpr import (
 )
 from engine.programs.validate import NUMERIC_KINDS, validate
 from kg_adapters.base import KGError
+from kg_adapters.schema import RelationInfo
 
 from .question import Anchor, Question
 from .search import ProgramCandidate
@@ -55,6 +56,11 @@ JOIN_MAX_ANSWERS = 10_000  # larger sets are still counted, ranked and intersect
 # "what is the genre for [Mystic River]" took 43 s, 25 s of it executing such candidates). Chains that
 # questions follow pass through a few people or films (the films of X's director or actors), far below it.
 CHAIN_JOIN_MAX_ANSWERS = 1_000
+# A set of at most this many entities is joined over the relations its members really have (one query),
+# not over the relations the schema types to its class. Induced classes are not disjoint: a PathQuestion
+# country is the object of `nationality` (one class) and the subject of `events` (another), and "what is
+# X 's nationality 's events" was never built. The same bound as chains, so every joinable chain qualifies.
+OBSERVED_JOIN_MAX_ANSWERS = CHAIN_JOIN_MAX_ANSWERS
 _INTEGER_KINDS = frozenset({"year", "integer", "decimal"})
 
 Built = Iterable[ProgramCandidate | None]
@@ -107,6 +113,31 @@ class Enumerator:
             return False
         return size <= (JOIN_MAX_ANSWERS if n <= 1 else CHAIN_JOIN_MAX_ANSWERS)
 
+    def join_ends(self, cand: ProgramCandidate) -> list[tuple[RelationInfo, str]]:
+        """(relation, side) pairs a set may be joined over, in schema order: the side its members fill.
+
+        Observed on the members where the set is small enough (`OBSERVED_JOIN_MAX_ANSWERS`), else read off
+        the schema's typing of its classes."""
+        observed = self._observed_relations(cand)
+        out = []
+        for info in self.schema.relations:
+            if observed is not None:
+                out += [(info, side) for side in ("object", "subject") if (info.name, side) in observed]
+                continue
+            if _overlaps(info.range, cand.types):
+                out.append((info, "object"))
+            if _overlaps(info.domain, cand.types):
+                out.append((info, "subject"))
+        return out
+
+    def _observed_relations(self, cand: ProgramCandidate) -> set[tuple[str, str]] | None:
+        """(relation name, side) the set's members take part in; None where they are not all entities or
+        the set is too large to ask about."""
+        answers = cand.execution.answers if cand.execution is not None and cand.execution.count is None else ()
+        if not answers or len(answers) > OBSERVED_JOIN_MAX_ANSWERS or any(a.iri is None for a in answers):
+            return None
+        return self.relations_taken_part_in([a.iri for a in answers])
+
     def numeric_paths(self, types: frozenset[str] | None) -> list[Relation | Chain]:
         """One- and two-hop paths from the answers' classes to a number or date, for superlatives."""
         direct, chains = [], []
@@ -139,26 +170,35 @@ class Enumerator:
             known = self._incident.get(iri)
         if known is not None:
             return known
-        term = f"<{iri}>"
-        sparql = (
-            f'SELECT DISTINCT ?p ?side WHERE {{ {{ {term} ?p ?o BIND("subject" AS ?side) }} '
-            f'UNION {{ ?s ?p {term} BIND("object" AS ?side) }} }}'
-        )
-        found: list[tuple[str, str]] = []
-        try:
-            for p, side in self.executor.select(sparql)[0].rows:
-                info = self.schema.relation(p.value) if p is not None else None
-                if info is not None and side is not None and not info.mirror_of:  # mirrors: walked as (R primary)
-                    found.append((info.name, side.value))
-        except KGError as err:  # a timeout: fall back to the schema's typing
-            log.info("incident relations of %s: %s", iri, err)
+        found = self.relations_taken_part_in([iri])
+        if found is None:  # a timeout: fall back to the schema's typing
             return ()
-        result = tuple(sorted(set(found)))
+        result = tuple(sorted(found))
         with self._lock:
             if len(self._incident) > 50_000:
                 self._incident.clear()
             self._incident[iri] = result
         return result
+
+    def relations_taken_part_in(self, iris: list[str]) -> set[tuple[str, str]] | None:
+        """(relation name, side) for every schema relation one of the entities takes part in, in one query;
+        None when the store could not answer (a timeout). Mirrors are left out: they are walked as (R primary)."""
+        values = " ".join(f"<{iri}>" for iri in iris)
+        sparql = (
+            f'SELECT DISTINCT ?p ?side WHERE {{ VALUES ?x {{ {values} }} {{ ?x ?p ?o BIND("subject" AS ?side) }} '
+            f'UNION {{ ?s ?p ?x BIND("object" AS ?side) }} }}'
+        )
+        try:
+            rows = self.executor.select(sparql)[0].rows
+        except KGError as err:
+            log.info("relations of %d entities: %s", len(iris), err)
+            return None
+        found = set()
+        for p, side in rows:
+            info = self.schema.relation(p.value) if p is not None else None
+            if info is not None and side is not None and not info.mirror_of:
+                found.add((info.name, side.value))
+        return found
 
 
 # ==================================================================== step 1: one rule per anchor kind
@@ -219,11 +259,11 @@ def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
     """JOIN forward and reverse over relations whose ends fit the answers' classes."""
     if not en.joinable(cand.program, cand.size):
         return
-    for info in en.schema.relations:
+    for info, side in en.join_ends(cand):
         rel = Relation(info.name)
-        if _overlaps(info.range, cand.types):
+        if side == "object":
             yield en.typed(Join(rel, cand.program), cand.anchors)
-        if _overlaps(info.domain, cand.types) and en.schema.literal_kind(info) != "text":
+        elif en.schema.literal_kind(info) != "text":
             yield en.typed(Join(Reverse(rel), cand.program), cand.anchors)
 
 

@@ -80,7 +80,7 @@ def _ends(rel: Node, schema: Schema) -> tuple[Types, Types]:
     if isinstance(rel, Chain):
         start, middle = _ends(rel.first, schema)
         middle2, end = _ends(rel.second, schema)
-        _require_overlap(middle, middle2, rel.second)
+        _require_overlap(schema, middle, middle2, rel.second)
         return start, end
     if isinstance(rel, Degree):
         raise ProgramError("(COUNT r) measures the members of ARGMAX/ARGMIN; a relation belongs here", rel.pos)
@@ -105,7 +105,7 @@ def _join(node: Join, schema: Schema) -> Types:
     if isinstance(node.relation, Chain):
         raise ProgramError("a chain of relations belongs in ARGMAX/ARGMIN, not JOIN", node.relation.pos)
     start, end = _ends(node.relation, schema)
-    _require_overlap(end, _set_types(node.arg, schema), node.arg)
+    _require_overlap(schema, end, _set_types(node.arg, schema), node.arg)
     return start
 
 
@@ -113,12 +113,14 @@ def _and(node: And, schema: Schema) -> Types:
     if isinstance(node.left, Not) and isinstance(node.right, Not):
         raise ProgramError("AND of two NOTs has no set to take members from; make one operand a set", node.pos)
     left, right = (_operand_types(side, schema) for side in (node.left, node.right))
-    _require_overlap(left, right, node.right)
+    _require_overlap(schema, left, right, node.right)
     if isinstance(node.right, Not):
         return left
     if isinstance(node.left, Not):
         return right
-    return left & right if left is not None and right is not None else left or right
+    if left is None or right is None:
+        return left or right
+    return left & right or left | right  # classes that share members: each member is of both
 
 
 def _operand_types(node: Node, schema: Schema) -> Types:
@@ -141,12 +143,12 @@ def _superlative(node: Superlative, schema: Schema) -> Types:
     types = _set_types(node.arg, schema)
     if isinstance(node.path, Degree):
         start, end = _ends(node.path.relation, schema)
-        _require_overlap(start, types, node.path)
+        _require_overlap(schema, start, types, node.path)
         if node.path.arg is not None:
-            _require_overlap(end, _set_types(node.path.arg, schema), node.path.arg)
+            _require_overlap(schema, end, _set_types(node.path.arg, schema), node.path.arg)
         return types
     start, end = _ends(node.path, schema)
-    _require_overlap(start, types, node.path)
+    _require_overlap(schema, start, types, node.path)
     _require_numeric(end, node.path, schema)
     return types
 
@@ -181,7 +183,7 @@ def _in(node: In, schema: Schema) -> Types:
 def _aggregate(node: Aggregate, schema: Schema) -> Types:
     types = _set_types(node.arg, schema)
     start, end = _ends(node.path, schema)
-    _require_overlap(start, types, node.path)
+    _require_overlap(schema, start, types, node.path)
     _require_numeric(end, node.path, schema, SUMMABLE_KINDS, f"{node.op} adds up numbers")
     return None
 
@@ -202,8 +204,8 @@ def _known(names: tuple[str, ...]) -> Types:
     return frozenset(names) if names else None
 
 
-def _require_overlap(expected: Types, actual: Types, where: Node) -> None:
-    if expected is not None and actual is not None and not expected & actual:
+def _require_overlap(schema: Schema, expected: Types, actual: Types, where: Node) -> None:
+    if not schema.meets(expected, actual):
         raise ProgramError(
             f"type mismatch: expected {' or '.join(sorted(expected))}, found {' or '.join(sorted(actual))}", where.pos
         )
