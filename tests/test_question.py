@@ -62,6 +62,11 @@ def test_class_labels_that_name_people(label: str, people: bool) -> None:
         ("how many movies did ridley scott direct", set()),
         ("which ridley scott movies are there", {"movie"}),  # a name between the wh-word and its noun
         ("which ridley scott 's movies are there", set()),  # a possessive is not a modifier of the noun
+        ("name a movie that ridley scott directed", {"movie"}),  # a request names what it asks for
+        ("list all the genres of alien", {"genre"}),
+        ("give me the ridley scott movies", {"movie"}),
+        ("who are the ridley scott movies", {"movie"}),  # "who are the" + class
+        ("name ridley scott 's genre", {"genre"}),  # the possessive chain's own rule
     ],
 )
 def test_the_class_a_question_asks_for(reader: QuestionReader, question: str, asked: set[str]) -> None:

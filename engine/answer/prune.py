@@ -28,6 +28,7 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.base import KGError
 from kg_adapters.schema import Schema
 
+from .named import NAMED_WEIGHT, share
 from .question import Question
 from .retrieve import TextEmbedder
 from .search import ProgramCandidate, Search
@@ -53,8 +54,9 @@ class Pruner:
             vectors = self.embedder.encode([question.anonymised, *readings])
             for cand, sim in zip(fresh, vectors[1:] @ vectors[0]):
                 cand.similarity = float(sim)
+                cand.named = share(question.named_relations, cand.program)
         if self.config.prune:
-            fresh.sort(key=lambda c: -c.similarity)  # stable: equals keep their build order
+            fresh.sort(key=lambda c: -(c.similarity + NAMED_WEIGHT * c.named))  # stable: equals keep build order
         limit = self.config.prune_k if self.config.prune else len(fresh)
         kept: list[ProgramCandidate] = []
         for cand in fresh:

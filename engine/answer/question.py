@@ -25,13 +25,16 @@ from kg_adapters.readable import is_agent_noun, object_noun
 from kg_adapters.schema import Schema
 
 from .linker import Candidate, LabelIndex, Linking, Mention
+from .named import NamedRelations
 from .words import PERSON_WORDS, numbers_as_digits, word_forms
 
 ENTITIES_PER_MENTION = 2
 _COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
-# The wh-word of an asked class: "which languages", "what are the films that ...". Not "what sort of film":
-# that asks a genre.
-_WH_BEFORE = re.compile(r"\b(which|what)\s+((is|are|was|were)\s+)?(the\s+)?$", re.IGNORECASE)
+# The wh-word of an asked class: "which languages", "what are the films that ...", "who are the players",
+# or a request for one: "name a player who ...", "list the films", "give me all countries". Not "what sort of
+# film": that asks a genre.
+_WH_BEFORE = re.compile(r"(\b(which|what|who)\s+((is|are|was|were)\s+)?|^\s*((please\s+)?(name|list|give|show|"
+                        r"find|tell)\s+(me\s+)?(a|an|all|some|every)?\s*))(all\s+)?(the\s+)?$", re.IGNORECASE)
 # "who ...", and a wh-word before a word for a person ("which actors", "what screenwriter") ask for a person:
 # without it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors. The words
 # for a person are language-level (PERSON_WORDS) plus the KG's own: what the objects of relations into a
@@ -93,6 +96,7 @@ class Question:
     comparatives: tuple[str, ...] = ("lt", "le", "gt", "ge")  # the ways "over", "under" let a comparison go
     asked_types: frozenset[str] = frozenset()
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
+    named_relations: dict[str, frozenset[str]] = field(default_factory=dict)  # relation -> the words naming it
 
     @property
     def unlinked(self) -> bool:
@@ -113,6 +117,7 @@ class QuestionReader:
         self._which_person = _which(PERSON_WORDS | self._role_nouns())
         self._co_verb = _co_verbs(schema)
         self._what_value = _what_value(schema)
+        self._named = NamedRelations(schema)
 
     def read(self, text: str) -> Question:
         text = numbers_as_digits(text)
@@ -138,6 +143,7 @@ class QuestionReader:
             comparatives=_comparatives(anonymised),
             asked_types=self._asked_types(text, linking),
             words={a.node: a.word for a in anchors},
+            named_relations=self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"]),
         )
 
     def _asked_types(self, text: str, linking: Linking) -> frozenset[str]:

@@ -4,13 +4,13 @@ Forward score: the LLM's log-prob of the program after one plain few-shot prompt
 schema + exemplars + the question), length-normalised as sum / n_tokens ** LENGTH_ALPHA. The prompt is
 built once per question and never changes, so the LLM's prefix KV cache serves every candidate of
 every step; its question-independent head (instructions and a small schema) is kept across questions.
-The best set is the `beam` best by forward score plus SIMILARITY_WEIGHT * similarity to the question.
+The best set is the `beam` best by forward score plus `relevance`: SIMILARITY_WEIGHT * similarity to the
+question, and NAMED_WEIGHT per question word that the candidate's relations spell (engine.answer.named).
 
 Re-rank of the finalists (the best set plus each step's best new candidate, `finalists`):
 ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the
 program written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats
-(`repeats`), plus SIMILARITY_WEIGHT * similarity (without inverse consistency: the forward score and
-similarity alone). Where the question asks for a class and some finalist answers with it, those come
+(`repeats`), plus `relevance` (without inverse consistency: the forward score and relevance alone). Where the question asks for a class and some finalist answers with it, those come
 first, and only they get an inverse score, as the rest cannot win (and none does when only one can).
 """
 
@@ -44,6 +44,7 @@ from engine.programs.sexpr import (
 from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
+from .named import NAMED_WEIGHT
 from .question import Question
 from .search import ProgramCandidate, Search
 
@@ -196,13 +197,12 @@ class Ranker:
         alpha = self.config.ic_alpha
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         if not self.config.inverse_consistency:
-            final = cand.forward + SIMILARITY_WEIGHT * cand.similarity
+            final = cand.forward + relevance(cand)
         elif inv is None:  # skipped: it could not change the winner, so no final score to show
             final = None
         else:
             repeat_count = repeats(cand.program, walk_back=not question.asks_same)
-            final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count
-                     + SIMILARITY_WEIGHT * cand.similarity)
+            final = alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count + relevance(cand)
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6))
 
@@ -247,8 +247,14 @@ class Ranker:
 
 
 def best_order(cand: ProgramCandidate) -> tuple[float, int]:
-    """The best set's order: forward score plus SIMILARITY_WEIGHT * similarity, ties to the earlier."""
-    return -(cand.forward + SIMILARITY_WEIGHT * cand.similarity), cand.order
+    """The best set's order: forward score plus `relevance`, ties to the earlier."""
+    return -(cand.forward + relevance(cand)), cand.order
+
+
+def relevance(cand: ProgramCandidate) -> float:
+    """What the question's own words say of a candidate: its reading's similarity, and how fully the
+    question names its relations (engine.answer.named)."""
+    return SIMILARITY_WEIGHT * cand.similarity + NAMED_WEIGHT * cand.named
 
 
 def fits_asked(question: Question, cand: ProgramCandidate) -> bool:

@@ -26,6 +26,7 @@ class ProgramCandidate:
     order: int = 0  # arrival order: ties keep the earlier (better-linked, more similar) candidate
     parent: ProgramCandidate | None = None  # for ANDs with a class and superlatives: idle when answers are the parent's
     similarity: float = 0.0  # cosine of its anonymised reading to the anonymised question
+    named: int = 0  # question words its relations spell (engine.answer.named)
 
     @property
     def size(self) -> int:

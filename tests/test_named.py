@@ -1,0 +1,85 @@
+"""Questions that spell their relations, over induced classes that share members (PathQuestion's shape).
+
+An entity fills roles of several induced classes: here Egypt is a `nationality` (one class) and has
+`events` (another, as only one entity is both). The typing lets the two meet, the search joins a small set
+over the relations its members really have, and the question's own words say which relations it walks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.answer.candidates import Enumerator
+from engine.answer.named import NamedRelations, share
+from engine.answer.search import ProgramCandidate
+from engine.programs.sexpr import ProgramError, parse
+from engine.programs.validate import validate
+
+NATIONS = """\
+alice|people__person__nationality|Egypt
+bob|people__person__nationality|Peru
+carol|people__person__nationality|Chile
+dave|people__person__place_of_birth|Lima
+Egypt|location__location__events|Suez_Crisis
+Atlantis|location__location__events|The_Flood
+Lemuria|location__location__events|The_Sinking
+"""
+
+
+@pytest.fixture
+def nations(small_kg):
+    return small_kg("nations.psv", NATIONS)
+
+
+def test_classes_that_share_a_member_meet(nations) -> None:
+    schema = nations.schema
+    country = schema.relation("people__person__nationality").range
+    place = schema.relation("location__location__events").domain
+    assert set(country).isdisjoint(place)  # one shared entity does not merge the roles into one class
+    assert (min(country[0], place[0]), max(country[0], place[0])) in schema.shared_members
+    assert schema.meets(frozenset(place), frozenset(country))
+    program = '(JOIN (R location__location__events) (JOIN (R people__person__nationality) "alice"))'
+    assert validate(parse(program), schema) == frozenset(schema.relation("location__location__events").range)
+    assert [a.label for a in nations.executor.execute(program).answers] == ["Suez_Crisis"]
+
+
+def test_classes_that_share_no_member_still_do_not_meet(nations) -> None:
+    with pytest.raises(ProgramError, match="type mismatch"):
+        validate(parse('(JOIN (R location__location__events) (JOIN (R people__person__place_of_birth) "dave"))'),
+                 nations.schema)
+
+
+def test_a_small_set_is_joined_over_the_relations_its_members_have(nations, config) -> None:
+    enumerator = Enumerator(nations, config)
+    program = parse('(JOIN (R people__person__nationality) "alice")')
+    cand = ProgramCandidate(program, "", frozenset({0}), validate(program, nations.schema),
+                            execution=nations.executor.execute(program))
+    ends = {(info.name, side) for info, side in enumerator.join_ends(cand)}
+    assert ends == {("location__location__events", "subject"), ("people__person__nationality", "object")}
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("what is the Salwá_Bakr 's nationality 's events ?",
+     {"people__person__nationality": {"nationality"}, "location__location__events": {"events"}}),
+    ("in what place was dave born?", {"people__person__place_of_birth": {"place"}}),
+    ("what is the place_of_birth of dave", {"people__person__place_of_birth": {"place", "birth"}}),
+    ("which nations are there", {}),  # a synonym is the embedder's to weigh, not this
+])
+def test_a_question_names_relations_by_their_words(nations, question: str, expected: dict) -> None:
+    assert NamedRelations(nations.schema).named(question, []) == expected
+
+
+def test_entity_names_name_no_relation(nations) -> None:
+    named = NamedRelations(nations.schema)
+    question = "who has the nationality of Events_Bar"
+    start = question.index("Events_Bar")
+    assert named.named(question, [(start, len(question))]) == {"people__person__nationality": {"nationality"}}
+
+
+def test_a_word_counts_once_however_many_relations_spell_it() -> None:
+    named = {"people__person__nationality": frozenset({"nationality"}), "location__location__events":
+             frozenset({"events"}), "people__person__place_of_birth": frozenset({"nationality"})}
+    walk_back = parse('(JOIN people__person__nationality (JOIN (R people__person__nationality) "alice"))')
+    two_hops = parse('(JOIN (R location__location__events) (JOIN (R people__person__nationality) "alice"))')
+    same_word = parse('(JOIN people__person__place_of_birth (JOIN (R people__person__nationality) "alice"))')
+    assert (share(named, walk_back), share(named, two_hops), share(named, same_word)) == (1, 2, 1)
