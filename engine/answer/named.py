@@ -6,26 +6,55 @@ schema, prefers the shorter program that stops one relation short ("X 's nationa
 nationality 's events"); the words the question spends on each relation tell them apart.
 
 A relation is named by the question's words that spell a content word of one of its readings (label,
-reverse label, object noun), in any inflection (`words.word_forms`: directed -> director, directs); a
-program, by the question words its relations spell together. Entity names are left out first, so a title never names a relation. Morphology only: no synonyms
-(the embedder's similarity already weighs those) and no word list of any domain.
+reverse label, object noun), in any inflection (`words.word_forms`: directed -> director, directs). A
+program counts the question words its relations spell together: a verb's words however the relation is
+walked, a noun's only where the program walks toward the relation's objects ("the country of X", not "the
+cities whose country is X"), and never the words that name the program's own answer class. Entity names are
+left out first, so a title never names a relation. Morphology only: no synonyms (the embedder's
+similarity already weighs those) and no word list of any domain.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from engine.programs.sexpr import Program, relations
+from engine.programs.sexpr import (
+    Aggregate,
+    Chain,
+    Compare,
+    Degree,
+    Join,
+    Node,
+    Program,
+    Relation,
+    Reverse,
+    Superlative,
+    walk,
+)
+from lemminflect import getAllLemmas
+
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema
 
 from .words import STOP, fold, word_forms
 
-Reading = tuple[frozenset[str], ...]  # per content word of one reading, the forms it may take
+# One reading of a relation: per content word, the forms it may take and whether it is a verb ("directed",
+# "plays"), which names the relation walked either way, or a noun ("nationality", "club"), which names it only
+# walked toward its objects: "the country of X" spells `country`, "the cities whose country is X" does not.
+Reading = tuple[tuple[frozenset[str], bool], ...]
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """The question's words that spell one relation: by its verbs (either way) and by its nouns."""
+
+    by_verb: frozenset[str]
+    by_noun: frozenset[str]
 
 
 class NamedRelations:
-    """Which of one schema's relations a question names, and how fully."""
+    """Which of one schema's relations a question names, and with which of its words."""
 
     def __init__(self, schema: Schema):
         self._readings: dict[str, list[Reading]] = {}
@@ -34,37 +63,81 @@ class NamedRelations:
             for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name))):
                 content = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP and len(w) > 1]
                 if content:
-                    readings.append(tuple(frozenset(word_forms(w)) for w in dict.fromkeys(content)))
+                    readings.append(tuple((frozenset(word_forms(w)), _is_verb(w))
+                                          for w in dict.fromkeys(content)))
             if readings:
                 self._readings[rel.name] = readings
 
-    def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, frozenset[str]]:
-        """Relation name -> the question's words that spell it (any of its readings); `names`: the (start, end)
-        spans of entity names, which are left out."""
+    def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
+        """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
+        names, which are left out."""
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
-        tokens = set(re.findall(r"[a-z]+", fold(text)))  # "place_of_birth" is three words
+        tokens = set(words_of(text))
         found = {}
         for name, readings in self._readings.items():
-            spelt = frozenset(t for reading in readings for forms in reading for t in forms & tokens)
-            if spelt:
-                found[name] = spelt
+            verbs = {t for reading in readings for forms, verb in reading if verb for t in forms & tokens}
+            nouns = {t for reading in readings for forms, verb in reading if not verb for t in forms & tokens}
+            if verbs or nouns:
+                found[name] = Spelling(frozenset(verbs), frozenset(nouns))
         return found
 
 
+def _is_verb(word: str) -> bool:
+    """A participle ("directed", "written", "spoken") or a verb form that is no noun: "plays" in `plays_in_club`
+    is read as a noun too, so that "the club a player plays in" spells it only walked toward the club."""
+    lemmas = getAllLemmas(word)
+    inflected = any(v != word for v in lemmas.get("VERB", ()))
+    return inflected and (word.endswith(("ed", "en")) or not lemmas.get("NOUN"))
+
+
+def words_of(text: str) -> list[str]:
+    """Folded words, underscores split: "place_of_birth" is three words."""
+    return re.findall(r"[a-z]+", fold(text))
+
+
 # Weight of `share` beside the forward score and SIMILARITY_WEIGHT * cosine, wherever they rank candidates
-# (pruning, the best set, the final re-rank), per question word accounted for. Off until the rule below is
-# fixed. bench.kgs --quick --per-kg 24 (session 9, the same corpora), F1 at 0 -> 0.5: worldcup 72.1 -> 75.0,
-# pathquestion-large 63.3 -> 67.4, metaqa 82.1 -> 85.4, pathquestion-large-3h 29.6 -> 29.6, but
-# geography-demo 85.6 -> 67.2 (macro 66.5 -> 64.9): "countries in africa where french is spoken" went to
-# (JOIN country ...), the cities of those countries, because "countries" spells the relation `country`.
-# A noun should spell a relation only where the program walks it toward its objects ((R r), a superlative's
-# path), and a word naming the candidate's own answer class should spell nothing; not yet measured.
-NAMED_WEIGHT = 0.0
+# (pruning, the best set, the final re-rank), per question word spelt. bench.kgs --quick --per-kg 24 (session 9,
+# same corpora), F1 at 0 -> 0.5: worldcup 76.2 -> 88.3, pathquestion-large 63.3 -> 67.8, metaqa 82.1 -> 85.4,
+# pathquestion-large-3h 29.6 and geography-demo 85.6 unchanged (macro 67.4 -> 71.3). Without the two rules of
+# `share` (nouns only toward the objects, the answers' own class words left out), 0.5 took geography-demo to
+# 67.2: "countries in africa where french is spoken" went to the cities of those countries.
+NAMED_WEIGHT = 0.5
 
 
-def share(named: dict[str, frozenset[str]], program: Program) -> int:
-    """How many of the question's words the program's relations spell. A word counts once, however many
-    relations spell it: "a player from Mexico" spells plays_in_club, plays_for_country and plays_position
-    alike, and a sum over relations sent it down a four-relation walk through all three."""
-    return len(frozenset().union(*(named.get(rel.name, frozenset()) for rel in relations(program))))
+def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[str] = frozenset()) -> int:
+    """How many of the question's words the program's relations spell, leaving out `answer_words`, the words
+    that name the program's own answer class ("countries" in "largest country in Africa by area" asks for
+    the answers; it does not ask to walk `country`). A word counts once, however many relations spell it:
+    "a player from Mexico" spells plays_in_club, plays_for_country and plays_position alike."""
+    spelt: set[str] = set()
+    for name, toward_objects in walks(program):
+        spelling = named.get(name)
+        if spelling is not None:
+            spelt |= spelling.by_verb | (spelling.by_noun if toward_objects else frozenset())
+    return len(spelt - answer_words)
+
+
+def walks(program: Program) -> list[tuple[str, bool]]:
+    """(relation name, walked toward its objects) for every relation the program walks. (JOIN (R r) X), the r
+    of X, goes toward r's objects; (JOIN r X) toward its subjects; a superlative's, comparison's or sum's path
+    reads each member's value, toward the objects unless reversed."""
+    out: list[tuple[str, bool]] = []
+    for node in walk(program):
+        if isinstance(node, Join):
+            out.append((_relation_name(node.relation), isinstance(node.relation, Reverse)))
+        elif isinstance(node, (Superlative, Aggregate)):
+            out += _path(node.path)
+        elif isinstance(node, (Compare, Degree)):
+            out += _path(node.relation)
+    return out
+
+
+def _path(rel: Node) -> list[tuple[str, bool]]:
+    if isinstance(rel, Chain):
+        return _path(rel.first) + _path(rel.second)
+    return [(_relation_name(rel), not isinstance(rel, Reverse))] if isinstance(rel, (Relation, Reverse)) else []
+
+
+def _relation_name(rel: Node) -> str:
+    return rel.relation.name if isinstance(rel, Reverse) else getattr(rel, "name", "")

@@ -54,7 +54,8 @@ class Pruner:
             vectors = self.embedder.encode([question.anonymised, *readings])
             for cand, sim in zip(fresh, vectors[1:] @ vectors[0]):
                 cand.similarity = float(sim)
-                cand.named = share(question.named_relations, cand.program)
+                own = frozenset().union(*(question.class_words.get(t, frozenset()) for t in cand.types or ()))
+                cand.named = share(question.named_relations, cand.program, own)
         if self.config.prune:
             fresh.sort(key=lambda c: -(c.similarity + NAMED_WEIGHT * c.named))  # stable: equals keep build order
         limit = self.config.prune_k if self.config.prune else len(fresh)

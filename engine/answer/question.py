@@ -25,7 +25,7 @@ from kg_adapters.readable import is_agent_noun, object_noun
 from kg_adapters.schema import Schema
 
 from .linker import Candidate, LabelIndex, Linking, Mention
-from .named import NamedRelations
+from .named import NamedRelations, Spelling, words_of
 from .words import PERSON_WORDS, numbers_as_digits, word_forms
 
 ENTITIES_PER_MENTION = 2
@@ -96,7 +96,8 @@ class Question:
     comparatives: tuple[str, ...] = ("lt", "le", "gt", "ge")  # the ways "over", "under" let a comparison go
     asked_types: frozenset[str] = frozenset()
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
-    named_relations: dict[str, frozenset[str]] = field(default_factory=dict)  # relation -> the words naming it
+    named_relations: dict[str, Spelling] = field(default_factory=dict)  # relation -> the words that spell it
+    class_words: dict[str, frozenset[str]] = field(default_factory=dict)  # class name -> the words naming it
 
     @property
     def unlinked(self) -> bool:
@@ -144,6 +145,7 @@ class QuestionReader:
             asked_types=self._asked_types(text, linking),
             words={a.node: a.word for a in anchors},
             named_relations=self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"]),
+            class_words=_class_words(linking),
         )
 
     def _asked_types(self, text: str, linking: Linking) -> frozenset[str]:
@@ -271,6 +273,16 @@ def _co_verbs(schema: Schema) -> re.Pattern:
                 forms |= word_forms(token)
     alternatives = "|".join(sorted(map(re.escape, forms))) or "(?!)"
     return re.compile(rf"\bco({alternatives})\b", re.IGNORECASE)
+
+
+def _class_words(linking: Linking) -> dict[str, frozenset[str]]:
+    """Class name -> the question's words that name it ("countries" -> Country)."""
+    found: dict[str, set[str]] = {}
+    for mention in linking.mentions:
+        for cand in mention.candidates:
+            if cand.kind == "class":
+                found.setdefault(cand.label, set()).update(words_of(mention.text))
+    return {name: frozenset(words) for name, words in found.items()}
 
 
 def _anchors(linking: Linking):

@@ -48,7 +48,7 @@ from .search import ProgramCandidate, Search
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 15  # part of the answer-cache key: bump when reasoning changes (15: observed joins, named relations)
+REASONER_VERSION = 16  # part of the answer-cache key: bump when reasoning changes (16: named relations weigh in)
 MAX_QUESTION_CHARS = 500
 
 __all__ = ["Alternative", "QuestionResult", "REASONER_VERSION", "Reasoner", "Timings"]
