@@ -42,7 +42,10 @@ class ScoutConfig:
     # 40 questions read right against 38 (bench/qgen_sample.md): two-relation programs written in one pass drop a step.
     # On the same 24 WorldCup programs the fast corpus steered the reasoner as well (F1 76.0 against 74.1).
     qgen_beams: int = field(default=3, metadata={"help": "beam candidates per question (the paper: 10)"})
-    qgen_batch: int = field(default=8, metadata={"help": "programs whose questions are generated together"})
+    # Batches of 32 programs: 3,325 programs per hour for the full MoviesKG bootstrap (budget 96) against 2,986 at
+    # 16 and 2,347 at 8 (budget 48), 3,049 on WorldCup (budget 96), on 2 cores with native bf16 (BENCHMARKS.md,
+    # session 9). A batch is also what a kill loses and how often a growing corpus is appended to (~35 s here).
+    qgen_batch: int = field(default=32, metadata={"help": "programs whose questions are generated together"})
     qgen_context: int = field(default=1, metadata={"help": "sub-program questions shown as least-to-most "
                                                      "context (-1: all; programs of 1-2 relations: none)"})
     # --- reasoning (method.md step 3)

@@ -22,6 +22,7 @@ from engine.answer.metrics import (
     score,
     summary,
 )
+from engine.answer.named import NAMED_WEIGHT
 from engine.answer.rank import SIMILARITY_WEIGHT, Alternative
 from engine.answer.reasoner import QuestionResult, Reasoner, Timings
 from engine.answer.search import ProgramCandidate
@@ -116,10 +117,12 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
     assert all(a.inverse is None and a.final is None for a in alts[len(scored):])
     assert [a.final for a in scored] == sorted((a.final for a in scored), reverse=True)
     cfg = reasoner.config
-    for a in scored:  # final = alpha * forward + (1 - alpha) * inverse + weight * similarity + log(penalty) * repeats
+    for a in scored:  # final = alpha * forward + (1 - alpha) * inverse + relevance + log(penalty) * repeats
         assert 0 < a.similarity <= 1
-        mixed = cfg.ic_alpha * a.forward + (1 - cfg.ic_alpha) * a.inverse + SIMILARITY_WEIGHT * a.similarity
+        mixed = (cfg.ic_alpha * a.forward + (1 - cfg.ic_alpha) * a.inverse + SIMILARITY_WEIGHT * a.similarity
+                 + NAMED_WEIGHT * a.named)
         assert a.final <= mixed + 1e-5
+    assert alts[0].named == 1  # "directed" spells directed_by
     assert isinstance(result.timings, Timings)
     t = result.timings
     assert t.total >= t.link + t.retrieve + t.enumerate + t.score + t.rerank - 1e-3 > 0

@@ -97,6 +97,7 @@ class Alternative:
     final: float | None
     asked_class: bool = False  # answers with the class the question asks for ("which languages"); ranked first
     similarity: float = 0.0  # cosine of its anonymised reading to the anonymised question
+    named: int = 0  # question words its relations spell (engine.answer.named)
 
 
 class Ranker:
@@ -204,7 +205,7 @@ class Ranker:
             repeat_count = repeats(cand.program, walk_back=not question.asks_same)
             final = alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count + relevance(cand)
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
-                           None if final is None else round(final, 6), fits, round(cand.similarity, 6))
+                           None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named)
 
     def _inverse_prompt(self, exemplars: list[CorpusRecord]) -> str:
         examples = "".join(f"Query: {self.plain_reading(r.program)}\nQuestion: {r.question}\n\n" for r in exemplars)
