@@ -119,16 +119,11 @@ class Enumerator:
         Observed on the members where the set is small enough (`OBSERVED_JOIN_MAX_ANSWERS`), else read off
         the schema's typing of its classes."""
         observed = self._observed_relations(cand)
-        out = []
-        for info in self.schema.relations:
-            if observed is not None:
-                out += [(info, side) for side in ("object", "subject") if (info.name, side) in observed]
-                continue
-            if _overlaps(info.range, cand.types):
-                out.append((info, "object"))
-            if _overlaps(info.domain, cand.types):
-                out.append((info, "subject"))
-        return out
+        if observed is not None:
+            return [(info, side) for info in self.schema.relations for side in ("object", "subject")
+                    if (info.name, side) in observed]
+        return [(info, side) for info in self.schema.relations
+                for side, ends in (("object", info.range), ("subject", info.domain)) if _overlaps(ends, cand.types)]
 
     def _observed_relations(self, cand: ProgramCandidate) -> set[tuple[str, str]] | None:
         """(relation name, side) the set's members take part in; None where they are not all entities or

@@ -30,6 +30,7 @@ from engine.programs.sexpr import (
     Relation,
     Reverse,
     Superlative,
+    relation_name,
     walk,
 )
 from lemminflect import getAllLemmas
@@ -125,7 +126,7 @@ def walks(program: Program) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     for node in walk(program):
         if isinstance(node, Join):
-            out.append((_relation_name(node.relation), isinstance(node.relation, Reverse)))
+            out.append((relation_name(node.relation), isinstance(node.relation, Reverse)))
         elif isinstance(node, (Superlative, Aggregate)):
             out += _path(node.path)
         elif isinstance(node, (Compare, Degree)):
@@ -136,8 +137,4 @@ def walks(program: Program) -> list[tuple[str, bool]]:
 def _path(rel: Node) -> list[tuple[str, bool]]:
     if isinstance(rel, Chain):
         return _path(rel.first) + _path(rel.second)
-    return [(_relation_name(rel), not isinstance(rel, Reverse))] if isinstance(rel, (Relation, Reverse)) else []
-
-
-def _relation_name(rel: Node) -> str:
-    return rel.relation.name if isinstance(rel, Reverse) else getattr(rel, "name", "")
+    return [(relation_name(rel), not isinstance(rel, Reverse))] if isinstance(rel, (Relation, Reverse)) else []

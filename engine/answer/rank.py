@@ -10,8 +10,9 @@ question, and NAMED_WEIGHT per question word that the candidate's relations spel
 Re-rank of the finalists (the best set plus each step's best new candidate, `finalists`):
 ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the
 program written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats
-(`repeats`), plus `relevance` (without inverse consistency: the forward score and relevance alone). Where the question asks for a class and some finalist answers with it, those come
-first, and only they get an inverse score, as the rest cannot win (and none does when only one can).
+(`repeats`), plus `relevance` (without inverse consistency: the forward score and relevance alone).
+Where the question asks for a class and some finalist answers with it, those come first, and only they get
+an inverse score, as the rest cannot win (and none does when only one can).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from engine.programs.sexpr import (
     Join,
     Not,
     Program,
-    Relation,
     Reverse,
     Superlative,
     parse,
+    relation_name,
     relations,
     to_text,
     walk,
@@ -328,11 +329,7 @@ def _walks_back(program: Program) -> bool:
     if not (isinstance(program, Join) and isinstance(program.arg, Join)):
         return False
     outer, inner = program.relation, program.arg.relation
-    return _name(outer) == _name(inner) and isinstance(outer, Reverse) != isinstance(inner, Reverse)
-
-
-def _name(rel: Relation | Reverse) -> str:
-    return rel.relation.name if isinstance(rel, Reverse) else rel.name
+    return relation_name(outer) == relation_name(inner) and isinstance(outer, Reverse) != isinstance(inner, Reverse)
 
 
 def _schema_line(info: RelationInfo) -> str:

@@ -488,6 +488,11 @@ def relations(node: Node) -> list[Relation]:
     return [n for n in walk(node) if isinstance(n, Relation)]
 
 
+def relation_name(rel: Relation | Reverse) -> str:
+    """The relation walked, either way round."""
+    return rel.relation.name if isinstance(rel, Reverse) else rel.name
+
+
 def members(node: Node) -> list[Entity]:
     """Entities written as members of the answer rather than as anchors: the operands of OR and the
     entity IN asks about. They may be answers (`(ARGMAX (OR "Brazil" "Argentina") area)`); other
