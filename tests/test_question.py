@@ -158,12 +158,56 @@ def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
         ("movies released after 1990 with over 3 stars", ("gt", "ge")),
         ("films from before 1980 with fewer than 2 directors", ("lt", "le")),
         ("films released before 1982", ("lt", "le")),
-        ("films released in 1982", ("lt", "le", "gt", "ge")),  # no word of degree: all four
+        ("films released in 1982", ()),  # no word of degree: the year itself, no comparison
         ("more than 3 and less than 9", ("lt", "le", "gt", "ge")),  # both: all four
     ],
 )
 def test_words_of_degree_say_which_way_a_comparison_goes(reader: QuestionReader, question: str, ways) -> None:
     assert reader.read(question).comparatives == ways
+
+
+@pytest.mark.parametrize(
+    "question, compared, ways",
+    [
+        ("films released after [Alien]", ["Alien"], ("gt", "ge")),
+        ("which films are older than the [Blade Runner]", ["Blade Runner"], ("lt", "le")),  # older: earlier
+        ("films by ridley scott that predate [Gladiator]", ["Gladiator"], ("lt", "le")),
+        ("films with [Harrison Ford] released before 1990", ["1990"], ("lt", "le")),  # not the name before it
+    ],
+)
+def test_names_after_than_or_a_time_order_are_compared_with(reader: QuestionReader, question: str, compared,
+                                                           ways) -> None:
+    q = reader.read(question)
+    assert sorted(q.linking.mentions[i].text.strip("[]") for i in q.compared) == compared
+    assert q.comparatives == ways
+
+
+@pytest.mark.parametrize(
+    "question, choice",
+    [
+        ("which came out first, alien or blade runner", ["alien", "blade runner"]),
+        ("alien vs the blade runner: which is newer", ["alien", "the blade runner"]),
+        ("of alien, gladiator and blade runner, which is the oldest", ["alien", "gladiator", "blade runner"]),
+        ("between alien and gladiator, which has more actors", ["alien", "gladiator"]),
+        ("did ridley scott and harrison ford make a film together", []),  # "and" alone joins, it offers no choice
+    ],
+)
+def test_names_offered_as_a_choice(reader: QuestionReader, question: str, choice) -> None:
+    q = reader.read(question)
+    assert [q.linking.mentions[i].text.lower() for i in q.choice] == choice
+    assert q.asks_superlative == bool(choice)
+    assert not (choice and q.asks_yes_no)
+
+
+def test_a_choice_asked_with_is_is_no_yes_no_question(reader: QuestionReader) -> None:
+    assert not reader.read("is alien or gladiator older?").asks_yes_no
+    assert reader.read("is alien older than gladiator?").asks_yes_no
+
+
+def test_names_listed_together_are_a_set_to_total(reader: QuestionReader) -> None:
+    q = reader.read("what is the total release year of alien and gladiator")
+    assert [q.linking.mentions[i].text.lower() for i in q.listed] == ["alien", "gladiator"]
+    assert q.aggregate == "SUM" and not q.choice
 
 
 def test_where_asks_for_what_an_is_in_relation_leads_to(small_kg, config, embedder: Embedder) -> None:

@@ -54,19 +54,22 @@ def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: Knowled
 
 
 @pytest.mark.parametrize(
-    "asked_types, superlative, program, types, fits",
+    "asked_types, superlative, program, types, fits, compared",
     [
-        (frozenset(), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True),
-        (frozenset(), True, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False),
-        (frozenset({"movie"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True),
-        (frozenset({"person"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), False),
-        (frozenset({"movie"}), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), True),
-        (frozenset({"movie"}), False, '(gt release_year 1980)', frozenset({"movie", "person"}), False),  # wider
-        (frozenset(), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False),  # nothing asked
+        (frozenset(), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True, set()),
+        (frozenset(), True, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False, set()),
+        (frozenset({"movie"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True, set()),
+        (frozenset({"person"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), False, set()),
+        (frozenset({"movie"}), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), True, set()),
+        (frozenset({"movie"}), False, '(gt release_year 1980)', frozenset({"movie", "person"}), False, set()),  # wider
+        (frozenset(), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False, set()),  # nothing asked
+        # "films released after Alien": a name compared with asks for a comparison
+        (frozenset(), False, '(gt release_year "Alien")', frozenset({"movie"}), True, {1}),
+        (frozenset(), False, '(JOIN (R release_year) "Alien")', frozenset({"year"}), False, {1}),
     ],
 )
-def test_a_finalist_fits_every_cue_the_question_has(asked_types, superlative, program, types, fits) -> None:
-    question = _cues(asked_types=asked_types, asks_superlative=superlative)
+def test_a_finalist_fits_every_cue_the_question_has(asked_types, superlative, program, types, fits, compared) -> None:
+    question = _cues(asked_types=asked_types, asks_superlative=superlative, compared=frozenset(compared))
     cand = ProgramCandidate(parse(program), program, frozenset(), types)
     assert fits_asked(question, cand) is fits
 
@@ -74,7 +77,7 @@ def test_a_finalist_fits_every_cue_the_question_has(asked_types, superlative, pr
 def _cues(**given) -> SimpleNamespace:
     """A question's cues (engine.answer.question.Question), none asked unless given."""
     cues = dict(asks_count=False, asked_types=frozenset(), asks_superlative=False, asks_negation=False,
-                asks_yes_no=False, aggregate=None)
+                asks_yes_no=False, aggregate=None, compared=frozenset(), choice=())
     return SimpleNamespace(**{**cues, **given})
 
 
@@ -120,3 +123,12 @@ def test_a_candidate_that_fits_the_cues_is_a_finalist_whatever_it_scores(films: 
     assert ranker.with_fitting(yes_no, [one], [one, lower, low]) == [one, low, lower]
     assert ranker.with_fitting(yes_no, [one, low], [one, lower, low]) == [one, low]  # one fits already
     assert ranker.with_fitting(_cues(), [one], [one, low]) == [one]  # nothing asked
+
+
+def test_a_choice_is_answered_by_ranking_the_names_offered() -> None:
+    """ "memento or the prestige, which is more recent": a ranking of the two, not of Memento's genres."""
+    question = _cues(asks_superlative=True, choice=(0, 1))
+    over_names = '(ARGMAX (OR "Memento" "The Prestige") release_year)'
+    over_genres = '(ARGMAX (JOIN (R has_genre) "Memento") (COUNT (R has_genre)))'
+    assert fits_asked(question, ProgramCandidate(parse(over_names), over_names, frozenset(), frozenset({"movie"})))
+    assert not fits_asked(question, ProgramCandidate(parse(over_genres), over_genres, frozenset(), frozenset({"genre"})))

@@ -141,6 +141,21 @@ def test_the_asked_class_decides_between_finalists(reasoner: Reasoner) -> None:
     assert not any(a.program.startswith("(COUNT") for a in result.alternatives)  # no number was asked for
 
 
+def test_readings_passed_over_are_listed_with_why(reasoner: Reasoner) -> None:
+    """Self-correction: a reading the scores put first but that answers with movies, where the question asks for
+    genres, is passed over and said so; so is one that read closer to the question but executed to nothing."""
+    result = reasoner.answer("the movies directed by [George Lucas] are of which genres?")
+    assert result.program == '(JOIN (R has_genre) (JOIN directed_by "George Lucas"))'
+    wrong_kind = [s for s in result.skipped if s.reason.startswith("answers with")]
+    assert wrong_kind and all(s.reason == "answers with movie; the question asks for genre" for s in wrong_kind)
+    movies = {a.program for a in result.alternatives if not a.asked_class}
+    assert {s.program for s in wrong_kind} <= movies
+    assert all(s.reason in ("no answers",) or s.reason.startswith(("answers with", "failed: "))
+               for s in result.skipped)
+    assert result.to_json()["skipped"][0] == {"program": wrong_kind[0].program, "reason": wrong_kind[0].reason}
+    assert not reasoner.answer("who directed alien?").skipped  # nothing better was passed over
+
+
 def test_follow_up_question_refers_to_the_last_answer(reasoner: Reasoner, parts) -> None:
     from engine.answer.followup import rewrite
     from engine.scout import KGSession

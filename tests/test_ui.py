@@ -133,6 +133,16 @@ def test_details_show_program_sparql_linked_alternatives_and_time():
     assert "11.2 s" in text
 
 
+def test_details_list_the_readings_passed_over():
+    from engine.answer.search import SkippedReading
+    text = render.details_markdown(result(skipped=(SkippedReading('(JOIN director "Alien")', "answers with movie, not person"),
+                                                   SkippedReading('(JOIN (R year) "Alien")', "no answers"))))
+    assert "**Readings skipped**" in text
+    assert '- `(JOIN director "Alien")`: answers with movie, not person' in text
+    assert '- `(JOIN (R year) "Alien")`: no answers' in text
+    assert "Readings skipped" not in render.details_markdown(result())
+
+
 @pytest.mark.parametrize("questions,readings,said", [
     (0, 0, "no corpus yet"),
     (37, 0, "a corpus of 37 questions"),

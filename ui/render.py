@@ -174,6 +174,11 @@ def alternatives_markdown(alternatives: Iterable, limit: int = MAX_ALTERNATIVES)
     return "\n".join(rows)
 
 
+def skipped_markdown(skipped: Iterable) -> str:
+    """One line per reading passed over: the program and why (engine.answer.search.SkippedReading)."""
+    return "\n".join(f"- `{getattr(s, 'program', '')}`: {md_escape(getattr(s, 'reason', ''))}" for s in skipped)
+
+
 def timings_dict(timings) -> dict[str, float]:
     """Stage -> seconds, whatever shape the timings come in (Timings, dict, float or None)."""
     if timings is None:
@@ -239,6 +244,10 @@ def details_markdown(result, waited_s: float | None = None) -> str:
             "– marks a score not computed, as it could not change the winner)\n\n"
             + alternatives_markdown(alternatives)
         )
+    skipped = getattr(result, "skipped", ()) or ()
+    if skipped:
+        sections.append("**Readings skipped** (they read the question as well or better, but were passed over)\n\n"
+                        + skipped_markdown(skipped))
     extra = []
     steps, cands = getattr(result, "steps", None), getattr(result, "candidates", None)
     if steps:

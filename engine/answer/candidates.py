@@ -8,12 +8,14 @@ Each later step extends the members of the best set that were not extended yet, 
 operator (`EXTENSION_RULES`), like the compiler's `RULES`: a new operator is one entry. The rules run
 in table order for each member, and that build order is kept as the tie-break of pruning, so their
 order is part of the behaviour. Every program is typed by `validate`; ill-typed ones are dropped.
+The module is longer than 400 lines because the rules are one table, read in one place, like the compiler's.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from functools import reduce
 from typing import Callable, Iterable
 
 from engine.config import ScoutConfig
@@ -37,6 +39,7 @@ from engine.programs.sexpr import (
     Relation,
     Reverse,
     Superlative,
+    is_set,
     relations,
     to_text,
 )
@@ -82,7 +85,8 @@ class Enumerator:
         for anchor in question.anchors:
             out += START_RULES[type(anchor.node)](self, question, anchor)
         if not question.anchors:  # only class words: the classes themselves start the search
-            out += [self.typed(Class(name), frozenset()) for name in question.classes]
+            for name in question.classes:
+                out += [self.typed(Class(name), frozenset()), *_class_rankings(self, question, name)]
         out += _choices(self, question)
         return [c for c in out if c is not None]
 
@@ -148,6 +152,13 @@ class Enumerator:
                         chains.append(Chain(Relation(info.name), Relation(second.name)))
         return direct + chains
 
+    def degree_paths(self, types: frozenset[str] | None) -> list[Degree]:
+        """(COUNT r) and (COUNT (R r)) over the entity relations the answers' classes take part in: how many
+        neighbours each has, for "the country with the most neighbours"."""
+        return [Degree(path) for info in self.schema.relations if self.schema.literal_kind(info) == "entity"
+                for path, ends in ((Relation(info.name), info.domain), (Reverse(Relation(info.name)), info.range))
+                if _overlaps(ends, types)]
+
     def typed(self, program: Program, anchors: frozenset[int],
               parent: ProgramCandidate | None = None) -> ProgramCandidate | None:
         """A candidate with its answer classes, or None when ill-typed or longer than exploration builds."""
@@ -204,8 +215,12 @@ def _joins_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
         rel = Relation(name)
         yield en.typed(Join(rel, node) if side == "object" else Join(Reverse(rel), node), anchors)
         if anchor.mention in q.compared and side == "subject" and name in en.numeric_names:
-            for op in [op for op in q.comparatives if op in ("gt", "lt")]:  # "larger than France": France's own value
-                yield en.typed(Compare(op, rel, node), anchors)
+            # "larger than France": France's own value; both ways where no word says which ("further north than")
+            for op in [op for op in q.comparatives or ("lt", "gt") if op in ("gt", "lt")]:
+                compare = en.typed(Compare(op, rel, node), anchors)
+                yield compare
+                if compare is not None:  # "is Brazil bigger than Canada": asked now, as the scorer ranks it low
+                    yield from _membership(en, q, compare, [])
 
 
 def _comparisons_from_literal(en: Enumerator, q: Question, anchor: Anchor) -> Built:
@@ -221,26 +236,44 @@ def _comparisons_from_literal(en: Enumerator, q: Question, anchor: Anchor) -> Bu
 
 
 def _choices(en: Enumerator, q: Question) -> Built:
-    """ "Brazil or Argentina": the union of the named entities, for a superlative to choose from."""
-    if len(q.choice) < 2:
-        return
-    top: dict[int, Entity] = {}  # each named choice's best-linked entity
+    """Named entities taken together: "Brazil or Argentina, which is bigger" ranks their union
+    (ARGMAX (OR A B) r); "the combined population of Spain and Portugal" sums it (SUM (OR A B) r)."""
+    names = q.choice if len(q.choice) > 1 else q.listed if q.aggregate else ()
+    top: dict[int, Entity] = {}  # each named mention's best-linked entity
     for anchor in q.anchors:
-        if anchor.mention in q.choice and isinstance(anchor.node, Entity):
+        if anchor.mention in names and isinstance(anchor.node, Entity):
             top.setdefault(anchor.mention, anchor.node)
-    nodes = list(top.values())
-    if len(nodes) < 2:
-        return
-    union = nodes[0]
-    for node in nodes[1:]:
-        union = Or(union, node)
-    typed = en.typed(union, frozenset(q.choice))
+    typed = en.typed(reduce(Or, top.values()), frozenset(names)) if len(top) > 1 else None
     if typed is None:
         return
-    yield typed
-    for path in en.numeric_paths(typed.types):  # built now: the bare union is a reading no scorer likes
+    yield typed  # the bare union is a reading no scorer likes: its ranking or total is built now
+    if q.aggregate:
+        for info in en.numeric:
+            if _overlaps(info.domain, typed.types):
+                yield en.typed(Aggregate(q.aggregate, typed.program, Relation(info.name)), typed.anchors)
+    if len(q.choice) < 2:
+        return
+    # by a number ("which is bigger"), or by how many things each has over a relation ("who directed more films,
+    # X or Y": (COUNT (R directed_by))); in the direction the degree word says ("smaller": ARGMIN), else both
+    degrees = {(name, side) for node in top.values() for name, side in en.incident_relations(node.iri)}
+    paths = en.numeric_paths(typed.types) + [
+        Degree(Relation(name) if side == "subject" else Reverse(Relation(name))) for name, side in sorted(degrees)
+        if en.schema.relation(name) is not None and en.schema.literal_kind(en.schema.relation(name)) == "entity"]
+    ops = {("gt", "ge"): ("ARGMAX",), ("lt", "le"): ("ARGMIN",)}.get(q.comparatives, ("ARGMAX", "ARGMIN"))
+    for path in paths:
+        for op in ops:
+            yield en.typed(Superlative(op, typed.program, path), typed.anchors)
+
+
+def _class_rankings(en: Enumerator, q: Question, name: str) -> Built:
+    """ "which country has the most neighbours": a whole class ranked, built with the class itself, as a
+    question without names has no anchor for later steps to grow a ranking from."""
+    if not q.asks_superlative:
+        return
+    types = frozenset({name})
+    for path in en.numeric_paths(types) + en.degree_paths(types):
         for op in ("ARGMAX", "ARGMIN"):
-            yield en.typed(Superlative(op, union, path), typed.anchors)
+            yield en.typed(Superlative(op, Class(name), path), frozenset())
 
 
 START_RULES: dict[type, Callable[[Enumerator, Question, Anchor], Built]] = {
@@ -290,13 +323,16 @@ def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,
     only where the question asks for a ranking."""
     if not q.asks_superlative or cand.size <= 1:
         return
-    for info in en.schema.relations:
-        if en.schema.literal_kind(info) != "entity":
-            continue
-        for path, ends in ((Relation(info.name), info.domain), (Reverse(Relation(info.name)), info.range)):
-            if _overlaps(ends, cand.types):
-                for op in ("ARGMAX", "ARGMIN"):
-                    yield en.typed(Superlative(op, cand.program, Degree(path)), cand.anchors, parent=cand)
+    if isinstance(cand.program, Join) and is_set(cand.program.arg) and not isinstance(cand.program.arg, (Entity, Literal)):
+        # "the most common currency in Africa": ranked by how many of the set it came from each has,
+        # (ARGMAX (JOIN (R currency) S) (COUNT (R currency) S))
+        step = cand.program.relation
+        if isinstance(step, (Relation, Reverse)):
+            for op in ("ARGMAX", "ARGMIN"):
+                yield en.typed(Superlative(op, cand.program, Degree(step, cand.program.arg)), cand.anchors, parent=cand)
+    for path in en.degree_paths(cand.types):
+        for op in ("ARGMAX", "ARGMIN"):
+            yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
 
 
 def _aggregates(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
@@ -318,12 +354,25 @@ def _membership(en: Enumerator, q: Question, cand: ProgramCandidate, partners: l
 
 
 def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
-    """(AND S (NOT T)) with T a kept candidate on other mentions, where the question has a negation."""
+    """(AND S (NOT T)) with T another kept candidate, where the question has a negation. Where names follow
+    the negation word, T stands on them and S does not ("next to Brazil, not Spanish-speaking"); where none
+    does, T may stand on S's own mention over another relation ("films X directed but did not act in" is
+    (AND (JOIN directed_by X) (NOT (JOIN starred_actors X))))."""
     if not q.asks_negation:
         return
     for other in partners:
-        if other.anchors and cand.anchors and not (other.anchors & cand.anchors) and cand.keys & other.keys:
+        if other.program == cand.program or not (other.anchors and cand.anchors):
+            continue
+        if q.negated and not (other.anchors <= q.negated and not cand.anchors <= q.negated):
+            continue
+        if other.anchors & cand.anchors and relations(other.program) == relations(cand.program):
+            continue  # the same relations from the same name remove nothing a reading would
+        if cand.keys & other.keys and cand.keys - other.keys:
             yield en.typed(And(cand.program, Not(other.program)), cand.anchors | other.anchors, parent=cand)
+    for anchor in q.anchors:  # "time zones of Spanish cities other than Europe/Madrid": one named member less
+        node = anchor.node
+        if anchor.mention in q.negated and isinstance(node, Entity) and node.iri in cand.keys and len(cand.keys) > 1:
+            yield en.typed(And(cand.program, Not(node)), cand.anchors | {anchor.mention}, parent=cand)
 
 
 def _and_partner(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:

@@ -30,10 +30,15 @@ from kg_adapters.schema import Schema
 
 from .named import NAMED_WEIGHT, share
 from .question import Question
+from .rank import asks_operator, fits_asked
 from .retrieve import TextEmbedder
 from .search import ProgramCandidate, Search
 
 log = logging.getLogger(__name__)
+
+# Candidates fitting every operator cue kept beyond prune_k, per step. Not tuned: small, as each one costs a query
+# and a forward score; it came in with reasoner v17, measured as a whole (BENCHMARKS.md, issue 13, session 10).
+CUE_FITTING_KEPT = 3
 
 
 class Pruner:
@@ -59,14 +64,28 @@ class Pruner:
         if self.config.prune:
             fresh.sort(key=lambda c: -(c.similarity + NAMED_WEIGHT * c.named))  # stable: equals keep build order
         limit = self.config.prune_k if self.config.prune else len(fresh)
-        kept: list[ProgramCandidate] = []
-        for cand in fresh:
-            if len(kept) >= limit:
-                break
-            if self._execute(search, cand):
-                kept.append(cand)
+        tried: set[int] = set()
+        kept = self._first_with_answers(search, fresh, limit, tried)
+        if self.config.prune and asks_operator(question):
+            # readings the question's operator cues ask for ((SUM (OR "Spain" "Portugal") population) for "the
+            # combined population of Spain and Portugal") read unlike the question to the embedder, and fell
+            # below prune_k; the best few of them are kept as well
+            fitting = [c for c in fresh if id(c) not in tried and fits_asked(question, c)]
+            kept += self._first_with_answers(search, fitting, CUE_FITTING_KEPT, tried)
         search.pool = search.pool + [c for c in kept if is_set(c.program)]
         search.t_enum += time.perf_counter() - t0
+        return kept
+
+    def _first_with_answers(self, search: Search, cands: list[ProgramCandidate], limit: int,
+                            tried: set[int]) -> list[ProgramCandidate]:
+        """Executes candidates in order until `limit` have answers; `tried` records every one executed."""
+        kept: list[ProgramCandidate] = []
+        for cand in cands:
+            if len(kept) >= limit:
+                break
+            tried.add(id(cand))
+            if self._execute(search, cand):
+                kept.append(cand)
         return kept
 
     def reading(self, question: Question, program: Program) -> str:
@@ -88,10 +107,12 @@ class Pruner:
             execution = self.executor.execute(cand.program)
         except (KGError, ProgramError, ValueError) as err:  # QueryTimeout drops just this candidate
             log.debug("dropped %s: %s", cand.text, err)
+            search.dropped.append((cand, f"failed: {err}"))
             return False
         search.executed += 1
         size = execution.count if execution.count is not None else len(execution.answers)
         if size == 0:
+            search.dropped.append((cand, "no answers"))
             return False
         cand.execution = execution
         cand.keys = frozenset(a.iri or a.label for a in execution.answers) if execution.count is None else frozenset()

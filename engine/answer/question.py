@@ -1,7 +1,7 @@
 """What a question asks, read once before the search: its anchors, and the kind of answer it wants.
 
 The search starts from the anchors (the entities and literals the linker found, top
-`ENTITIES_PER_MENTION` per mention) and the class words. Three cues shape it later:
+`ENTITIES_PER_MENTION` per mention) and the class words. Cues shape it later:
 - `asks_count`: "how many", "number of": only then are COUNT candidates built;
 - `asked_types`: the classes a wh-phrase asks for ("which languages" -> language, "when" -> a year or
   date, "who" -> a person): finalists that answer with one rank first, because a 0.5B scorer likes a
@@ -10,6 +10,11 @@ The search starts from the anchors (the entities and literals the linker found, 
   the asked class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries;
 - `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading
   asked for, not a step back (see `rank.repeats`).
+- the operator cues of issue 13, each gating the candidates of one operator and, in `rank.fits_asked`,
+  what a finalist must contain: a negation ("not", "without": NOT, over the names after it, `negated`),
+  yes/no ("is", "did": IN), a total or average (SUM/AVG, also over names listed together, `listed`), a
+  name compared with ("than France", "before Jaws": a comparison, `compared`), and names offered as a
+  choice ("Brazil or Argentina": a ranking of their union, `choice`).
 The cues are read on the anonymised question where a title could hold the cue word.
 """
 
@@ -54,18 +59,19 @@ _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
 _QUANTITY_KINDS = ("integer", "decimal")
 # Which way a comparison with a number goes: "over a million" is gt/ge, "under 10,000" lt/le. English words of
-# degree, not of any domain; a question with both, or neither, keeps all four comparatives.
-_UP = re.compile(r"\b(over|more|greater|above|exceed\w*|larger|bigger|higher|longer|older|taller|at least|after|since|"
-                 r"later)\b",
+# degree, not of any domain; a question with both keeps all four comparatives, one with neither has none.
+# "Older" and "newer" are read on dates, the values KGs hold (a release or founding year): an older one is earlier.
+_UP = re.compile(r"\b(over|more|greater|above|exceed\w*|larger|bigger|higher|longer|newer|younger|taller|at least|"
+                 r"after|since|later|more recent)\b",
                  re.IGNORECASE)
-_DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|younger|at most|before|until|earlier)\b",
+_DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|older|at most|before|until|earlier|predat\w*)\b",
                    re.IGNORECASE)
 # The operators beyond JOIN and AND, each built only where the question has its cue (issue 13). The cues are
 # English grammar, read on the anonymised question so that a title never holds one.
-_NEGATION = re.compile(r"\b(not|never|no|without|except)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(not|never|no|without|except|outside|other than|apart from)\b|n't\b", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could)\b", re.IGNORECASE)
 _AGGREGATES = {"SUM": re.compile(r"\b(total|sum|combined|altogether)\b", re.IGNORECASE),
-               "AVG": re.compile(r"\b(average|mean)\b", re.IGNORECASE)}
+               "AVG": re.compile(r"\b(average|avg|mean)\b", re.IGNORECASE)}
 
 
 @dataclass(frozen=True)
@@ -89,11 +95,13 @@ class Question:
     asks_same: bool = False
     asks_superlative: bool = False
     asks_negation: bool = False  # "not", "never", "without": (AND S (NOT T))
+    negated: frozenset[int] = frozenset()  # mentions after the negation word: what T may stand on
     asks_yes_no: bool = False  # "is ...", "does ...": (IN e S)
     aggregate: str | None = None  # "SUM" for "total", "AVG" for "average"
-    compared: frozenset[int] = frozenset()  # mentions after "than": (gt r e) compares with their own value
+    compared: frozenset[int] = frozenset()  # mentions after "than", "before": (gt r e) compares with their own value
     choice: tuple[int, ...] = ()  # "A or B": mentions of the entities to choose between, (ARGMAX (OR A B) r)
-    comparatives: tuple[str, ...] = ("lt", "le", "gt", "ge")  # the ways "over", "under" let a comparison go
+    listed: tuple[int, ...] = ()  # "A and B", "A, B or C": named together, (SUM (OR A B) r) for a total of them
+    comparatives: tuple[str, ...] = ()  # the ways "over", "under" let a comparison go; none without such a word
     asked_types: frozenset[str] = frozenset()
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
     named_relations: dict[str, Spelling] = field(default_factory=dict)  # relation -> the words that spell it
@@ -125,7 +133,8 @@ class QuestionReader:
         linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
         anchors = tuple(_anchors(linking))
         anonymised = linking.anonymised()
-        choice = _choice(text, linking)
+        runs = _name_runs(text, linking)
+        choice = _choice(text, linking, runs)
         return Question(
             text=text,
             linking=linking,
@@ -137,10 +146,13 @@ class QuestionReader:
             asks_superlative=any(map(_is_superlative, re.findall(r"[a-z]+", anonymised.lower())))
             or len(choice) > 1,
             asks_negation=bool(_NEGATION.search(anonymised)),
-            asks_yes_no=bool(_YES_NO.search(anonymised)),
+            negated=_negated(text, linking) if _NEGATION.search(anonymised) else frozenset(),
+            asks_yes_no=bool(_YES_NO.search(anonymised)) and not choice,  # "is X or Y bigger" chooses
             aggregate=next((op for op, cue in _AGGREGATES.items() if cue.search(anonymised)), None),
-            compared=frozenset(i for i, m in enumerate(linking.mentions) if _THAN.search(text[: m.start])),
+            compared=frozenset(i for i, m in enumerate(linking.mentions) if _THAN.search(text[: m.start])
+                               and any(c.kind in ("entity", "literal") for c in m.candidates)),
             choice=choice,
+            listed=runs[0] if runs else (),
             comparatives=_comparatives(anonymised),
             asked_types=self._asked_types(text, linking),
             words={a.node: a.word for a in anchors},
@@ -217,23 +229,60 @@ def _before_noun(text: str, linking: Linking, noun: Mention) -> str:
     return text[:start]
 
 
-_THAN = re.compile(r"\bthan\s+(the\s+)?$", re.IGNORECASE)
+# A name compared with: after "than", or after a word of time order ("released after The Dark Knight", "films
+# that predate Jaws"); its own value of a numeric relation is the bound (`Compare` with an entity).
+_THAN = re.compile(r"\b(than|before|after|since|until|predat\w*|postdat\w*)\s+(the\s+)?\[?$", re.IGNORECASE)
+
+
+def _negated(text: str, linking: Linking) -> frozenset[int]:
+    """The names after the first negation word outside a name: "countries next to Brazil that are not
+    Spanish-speaking" negates Spanish, not Brazil (class words do not count: "isn't the main language")."""
+    inside = [(m.start, m.end) for m in linking.mentions]
+    for match in _NEGATION.finditer(text):
+        if not any(start <= match.start() < end for start, end in inside):
+            return frozenset(i for i, m in enumerate(linking.mentions) if m.start >= match.end()
+                             and any(c.kind in ("entity", "literal") for c in m.candidates))
+    return frozenset()
 
 
 def _comparatives(text: str) -> tuple[str, ...]:
+    """The comparisons a question's words of degree allow: none without one ("was X released in 1999" asks
+    for the year itself, not for one before it), both ways where it has words of both."""
     up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
     if up != down:
         return ("gt", "ge") if up else ("lt", "le")
-    return ("lt", "le", "gt", "ge")
+    return ("lt", "le", "gt", "ge") if up else ()
 
 
-def _choice(text: str, linking: Linking) -> tuple[int, ...]:
-    """ "which is bigger, Brazil or Argentina": two or more entity mentions joined by "or" (and commas)."""
-    linked = [i for i, m in enumerate(linking.mentions) if any(c.kind == "entity" for c in m.candidates)]
-    for a, b in zip(linked, linked[1:]):
-        between = text[linking.mentions[a].end : linking.mentions[b].start]
-        if re.fullmatch(r"\s*,?\s*or\s+(the\s+)?", between, re.IGNORECASE):
-            return (a, b)
+# What may join the names of a choice: "Brazil or Argentina", "Spain, Italy or Greece", "Canada vs the United
+# States". A run of names is a choice where one joint says "or"/"vs", or where "between", "among" or a first "of"
+# opens it ("Of Spain, Italy and Greece, which ..."): "do Spain and Portugal share a border" chooses nothing.
+_JOINT = re.compile(r"\s*(,|(,\s*)?(or|and|versus|vs\.?)(?=\s))\s*(the\s+)?", re.IGNORECASE)
+_OR_JOINT = re.compile(r"\b(or|vs\.?|versus)\b", re.IGNORECASE)
+_LIST_OPENER = re.compile(r"(^\s*(of|among)|\b(between|among))\s+(the\s+)?$", re.IGNORECASE)
+
+
+def _name_runs(text: str, linking: Linking) -> list[tuple[int, ...]]:
+    """Runs of two or more entity mentions joined by commas, "and", "or" or "vs": "Spain and Portugal"."""
+    mentions = linking.mentions
+    runs: list[list[int]] = []
+    for i, mention in enumerate(mentions):
+        if not any(c.kind == "entity" for c in mention.candidates):
+            continue
+        if runs and _JOINT.fullmatch(text[mentions[runs[-1][-1]].end : mention.start]):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return [tuple(run) for run in runs if len(run) > 1]
+
+
+def _choice(text: str, linking: Linking, runs: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The entity mentions to choose between ("which is bigger, Brazil or Argentina"), or ()."""
+    mentions = linking.mentions
+    for run in runs:
+        joints = [text[mentions[a].end : mentions[b].start] for a, b in zip(run, run[1:])]
+        if any(_OR_JOINT.search(j) for j in joints) or _LIST_OPENER.search(text[: mentions[run[0]].start]):
+            return run
     return ()
 
 

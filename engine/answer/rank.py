@@ -28,11 +28,13 @@ from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
 from engine.programs.sexpr import (
     Aggregate,
+    Compare,
     Count,
     Entity,
     In,
     Join,
     Not,
+    Or,
     Program,
     Reverse,
     Superlative,
@@ -75,7 +77,9 @@ INVERSE_SYSTEM = "Write the natural English question that asks for each database
 NOTATION = (
     "Notation: (JOIN r X) = things whose r is in X; (JOIN (R r) X) = the r of X; (AND X Y) = both; "
     "(COUNT X) = how many; (ARGMAX X r) / (ARGMIN X r) = the X with the largest / smallest r; "
-    "(lt r v), (le r v), (gt r v), (ge r v) = things whose r is below / at most / above / at least v. "
+    "(lt r v), (le r v), (gt r v), (ge r v) = things whose r is below / at most / above / at least v "
+    "(v an entity: its own r); (AND X (NOT Y)) = X but not Y; (OR X Y) = either; (IN e X) = whether e is in X; "
+    "(ARGMAX X (COUNT r)) = the X with the most r; (SUM X r) / (AVG X r) = the total / mean r of X. "
     'Entities are written in double quotes, e.g. "Paris".'
 )
 
@@ -275,6 +279,11 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     return bool(cues) and all(cues)
 
 
+def asks_operator(question: Question) -> bool:
+    """Whether the question has a cue for an operator beyond JOIN and AND (a count, a ranking, a negation ...)."""
+    return question.asks_count or any(getattr(question, cue) for cue, _ in _CUE_NODES)
+
+
 def what_is_asked(question: Question, schema: Schema) -> str:
     """The cues of `fits_asked` in words, for a reply whose readings all miss them ("" where none)."""
     parts = [words for cue, words in _CUE_WORDS if getattr(question, cue)]
@@ -291,12 +300,13 @@ def what_is_asked(question: Question, schema: Schema) -> str:
 
 
 _CUE_WORDS = (("asks_count", "a count"), ("asks_yes_no", "a yes or no"), ("asks_superlative", "a ranking"),
-              ("asks_negation", "an exclusion"), ("aggregate", "a total or an average"))
+              ("asks_negation", "an exclusion"), ("aggregate", "a total or an average"),
+              ("compared", "a comparison"), ("choice", "a choice between the names"))
 
 
 # A question's cue, and the node a program needs to answer it.
 _CUE_NODES = (("asks_superlative", Superlative), ("asks_negation", Not), ("asks_yes_no", In),
-              ("aggregate", Aggregate))
+              ("aggregate", Aggregate), ("compared", Compare), ("choice", Or))
 
 
 def repeats(program: Program, walk_back: bool = True) -> int:

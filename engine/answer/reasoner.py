@@ -15,7 +15,8 @@ This module is the driver; each stage is a module of its own (see engine/answer/
 5. `rank`: forward-score them with the LLM; keep the best `beam`; stop when no new candidate enters the
    best set, or after `max_steps`. Then re-rank the finalists (the best set plus each step's best new
    candidate) with inverse consistency, the repeat penalty and the similarity.
-6. The winner's execution is the answer; an empty or failing one falls back to the next.
+6. The winner's execution is the answer. Readings passed over on the way (self-correction: one that executed
+   to nothing or failed, one of the wrong kind for the question) are listed with it, with the reason.
 7. `memo`: whole results are kept on disk, so a repeated question is answered in about a millisecond.
 
 Bad input never raises: it comes back as a QuestionResult with a `message`.
@@ -35,23 +36,24 @@ from engine.bootstrap.readings import SOURCE as READING
 from engine.config import ScoutConfig
 from engine.programs.executor import Answer
 from engine.programs.kg import KnowledgeGraph
-from engine.programs.sexpr import is_set
+from engine.programs.sexpr import Count, In, is_set
 
 from .candidates import Enumerator
 from .linker import LabelIndex, Linking, Mention
 from .memo import AnswerMemo, memo_key
 from .prune import Pruner
 from .question import Question, QuestionReader
-from .rank import Alternative, Ranker, ScoringModel, what_is_asked
+from .rank import Alternative, Ranker, ScoringModel, best_order, relevance, what_is_asked
 from .retrieve import ExemplarIndex, TextEmbedder
-from .search import ProgramCandidate, Search
+from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 16  # part of the answer-cache key: bump when reasoning changes (16: named relations weigh in)
+REASONER_VERSION = 17  # part of the answer-cache key: bump when reasoning changes (17: operator cues and choices)
 MAX_QUESTION_CHARS = 500
+MAX_SKIPPED = 5  # readings passed over that a result lists
 
-__all__ = ["Alternative", "QuestionResult", "REASONER_VERSION", "Reasoner", "Timings"]
+__all__ = ["Alternative", "QuestionResult", "REASONER_VERSION", "Reasoner", "SkippedReading", "Timings"]
 
 
 # ==================================================================== results
@@ -85,6 +87,7 @@ class QuestionResult:
     cached: bool = False  # served from the answer cache
     corpus_questions: int = 0  # corpus records the exemplars were drawn from
     corpus_readings: int = 0  # stand-in readings among them (engine.bootstrap.readings), while a corpus grows
+    skipped: tuple[SkippedReading, ...] = ()  # readings that read the question better but were passed over
 
     @property
     def answered(self) -> bool:
@@ -118,6 +121,7 @@ class QuestionResult:
             "cached": self.cached,
             "corpus_questions": self.corpus_questions,
             "corpus_readings": self.corpus_readings,
+            "skipped": [asdict(s) for s in self.skipped],
         }
 
 
@@ -240,7 +244,34 @@ class Reasoner:
                                   message="No candidate program gave an answer.", **common)
         ex = winner.execution
         return QuestionResult(program=winner.text, sparql=ex.sparql, answers=ex.answers, count=ex.count,
-                              message=self._missed_message(question, ranked, winner), **common)
+                              message=self._missed_message(question, ranked, winner),
+                              skipped=self._skipped(question, search, ranked, winner), **common)
+
+    def _skipped(self, question: Question, search: Search, ranked: list[tuple[ProgramCandidate, Alternative]],
+                 winner: ProgramCandidate) -> tuple[SkippedReading, ...]:
+        """The readings passed over for the winner though they read the question at least as well: finalists
+        the scores put first but whose answers are not what the question asks for, then programs that read
+        closer to the question than the winner but executed to nothing or failed. Best first."""
+        out = []
+        asked = what_is_asked(question, self.schema)
+        fits = next(alt.asked_class for cand, alt in ranked if cand is winner)
+        for cand, alt in ranked:
+            if fits and not alt.asked_class and best_order(cand) < best_order(winner):
+                out.append(SkippedReading(cand.text, f"answers with {self._kind(cand)}; the question asks for {asked}"))
+        dropped = sorted((c for c, _ in search.dropped if relevance(c) >= relevance(winner)), key=relevance,
+                         reverse=True)
+        reasons = {id(c): why for c, why in search.dropped}
+        out += [SkippedReading(c.text, reasons[id(c)]) for c in dropped]
+        return tuple(out[:MAX_SKIPPED])
+
+    def _kind(self, cand: ProgramCandidate) -> str:
+        """What a reading answers with, in words: "a count", "yes or no", or its classes' labels."""
+        if isinstance(cand.program, Count):
+            return "a count"
+        if isinstance(cand.program, In):
+            return "yes or no"
+        labels = sorted(self.schema.class_(t).label for t in cand.types or () if self.schema.class_(t))
+        return " or ".join(labels[:3]) or "things of no known class"
 
     def _missed_message(self, question: Question, ranked: list[tuple[ProgramCandidate, Alternative]],
                         winner: ProgramCandidate) -> str | None:

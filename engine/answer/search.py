@@ -35,6 +35,14 @@ class ProgramCandidate:
         return self.execution.count if self.execution.count is not None else len(self.execution.answers)
 
 
+@dataclass(frozen=True)
+class SkippedReading:
+    """A reading the search tried and passed over, and why: shown with the answer (self-correction)."""
+
+    program: str
+    reason: str
+
+
 @dataclass
 class Search:
     """One question's search, step by step."""
@@ -46,6 +54,7 @@ class Search:
     pool: list[ProgramCandidate] = field(default_factory=list)  # kept candidates, for ANDs
     expanded: set = field(default_factory=set)  # programs already extended
     leaders: list[ProgramCandidate] = field(default_factory=list)  # each step's best new candidate
+    dropped: list[tuple[ProgramCandidate, str]] = field(default_factory=list)  # executed to nothing or failed
     executed: int = 0
     t_enum: float = 0.0  # building, executing and pruning
     t_score: float = 0.0  # LLM forward scoring

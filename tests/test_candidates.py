@@ -1,0 +1,118 @@
+"""engine.answer.candidates: what the operator rules of issue 13 build for a question's cues (no language model).
+
+Each test reads a question on a tiny KG, builds what the search would (step 1, then one extension of a
+given candidate) and checks that the reading the question asks for is among the candidates, and that a
+reading the cue rules out is not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.answer.candidates import Enumerator
+from engine.answer.linker import LabelIndex
+from engine.answer.question import Question, QuestionReader
+from engine.answer.search import ProgramCandidate
+from engine.lm.embedder import Embedder
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import parse
+from engine.programs.validate import validate
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder.load()
+
+
+def _reader(kg: KnowledgeGraph, config, embedder: Embedder) -> QuestionReader:
+    return QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+
+
+def _executed(kg: KnowledgeGraph, text: str, anchors: frozenset[int]) -> ProgramCandidate:
+    program = parse(text)
+    execution = kg.executor.execute(program)
+    return ProgramCandidate(program, text, anchors, validate(program, kg.schema), execution=execution,
+                            keys=frozenset(a.iri or a.label for a in execution.answers))
+
+
+def _extended(kg: KnowledgeGraph, config, question: Question, cand: ProgramCandidate,
+              partners: list[ProgramCandidate] = ()) -> set[str]:
+    return {c.text for c in Enumerator(kg, config).expand(question, [cand], list(partners))}
+
+
+def test_a_choice_ranks_by_a_number_or_a_count_in_the_direction_asked(geo, config, embedder) -> None:
+    question = _reader(geo, config, embedder).read("which has more neighbours, brazil or argentina?")
+    built = {c.text for c in Enumerator(geo, config).first(question)}
+    assert '(ARGMAX (OR "Brazil" "Argentina") (COUNT neighbour))' in built
+    assert '(ARGMAX (OR "Brazil" "Argentina") population)' in built
+    assert not any(text.startswith("(ARGMIN (OR") for text in built)  # "more": the largest only
+    assert geo.executor.execute('(ARGMAX (OR "Brazil" "Argentina") (COUNT neighbour))').answers[0].label == "Argentina"
+
+
+def test_names_listed_together_are_totalled(geo, config, embedder) -> None:
+    question = _reader(geo, config, embedder).read("what is the combined population of france and spain?")
+    built = {c.text for c in Enumerator(geo, config).first(question)}
+    assert '(SUM (OR "France" "Spain") population)' in built
+    assert not any("ARGMAX" in text for text in built)  # listed, not offered as a choice
+
+
+def test_a_negation_may_drop_what_the_same_name_has_over_another_relation(films, config, embedder) -> None:
+    question = _reader(films, config, embedder).read("which films did ridley scott direct but not write?")
+    directed = _executed(films, '(JOIN directed_by "Ridley Scott")', frozenset({0}))
+    wrote = _executed(films, '(JOIN written_by "Ridley Scott")', frozenset({0}))
+    built = _extended(films, config, question, directed, [directed, wrote])
+    program = '(AND (JOIN directed_by "Ridley Scott") (NOT (JOIN written_by "Ridley Scott")))'
+    assert program in built
+    assert "Gladiator" not in {a.label for a in films.executor.execute(program).answers}
+    plain = _reader(films, config, embedder).read("which films did ridley scott direct and write?")
+    assert not any("NOT" in text for text in _extended(films, config, plain, directed, [directed, wrote]))
+
+
+def test_the_most_common_member_is_ranked_by_how_many_of_its_origin_it_has(films, config, embedder) -> None:
+    question = _reader(films, config, embedder).read("what is the most common genre of ridley scott's films?")
+    genres = _executed(films, '(JOIN (R has_genre) (JOIN directed_by "Ridley Scott"))', frozenset({0}))
+    program = ('(ARGMAX (JOIN (R has_genre) (JOIN directed_by "Ridley Scott")) '
+               '(COUNT (R has_genre) (JOIN directed_by "Ridley Scott")))')
+    assert program in _extended(films, config, question, genres)
+    assert [a.label for a in films.executor.execute(program).answers] == ["Science Fiction"]
+
+
+def test_a_yes_no_comparison_with_another_name_is_built_at_once(geo, config, embedder) -> None:
+    question = _reader(geo, config, embedder).read("is brazil bigger than argentina?")
+    built = {c.text for c in Enumerator(geo, config).first(question)}
+    assert '(IN "Brazil" (gt area "Argentina"))' in built
+    assert not any("(lt " in text for text in built)  # "bigger": one way only
+    assert geo.executor.execute('(IN "Brazil" (gt area "Argentina"))').boolean is True
+
+
+def test_a_negation_drops_what_the_question_says_after_its_negation_word(geo, config, embedder) -> None:
+    question = _reader(geo, config, embedder).read("which countries next to brazil do not use the uruguayan peso?")
+    assert [question.linking.mentions[i].text.lower() for i in question.negated] == ["uruguayan peso"]
+    neighbours = _executed(geo, '(JOIN neighbour "Brazil")', frozenset({1}))
+    peso = _executed(geo, '(JOIN currency "Uruguayan peso")', frozenset({2}))
+    assert '(AND (JOIN neighbour "Brazil") (NOT (JOIN currency "Uruguayan peso")))' in _extended(
+        geo, config, question, neighbours, [neighbours, peso])
+    assert not any("NOT" in text for text in _extended(geo, config, question, peso, [neighbours, peso]))
+
+
+def test_a_question_without_names_ranks_the_class_it_names(geo, config, embedder) -> None:
+    question = _reader(geo, config, embedder).read("which country has the most neighbours?")
+    assert not question.anchors
+    built = {c.text for c in Enumerator(geo, config).first(question)}
+    assert {"Country", "(ARGMAX Country (COUNT neighbour))", "(ARGMAX Country population)"} <= built
+    plain = _reader(geo, config, embedder).read("which countries are there?")
+    assert {c.text for c in Enumerator(geo, config).first(plain)} == {"Country"}
+
+
+def test_a_name_compared_with_and_no_word_of_degree_is_compared_both_ways(geo, config, embedder) -> None:
+    question = _reader(geo, config, embedder).read("which countries lie further north than france?")
+    built = {c.text for c in Enumerator(geo, config).first(question)}
+    assert {'(gt area "France")', '(lt area "France")'} <= built
+
+
+def test_a_named_member_after_the_negation_word_is_left_out(geo, config, embedder) -> None:
+    question = _reader(geo, config, embedder).read("what currencies do countries in europe use other than the euro?")
+    currencies = _executed(geo, '(JOIN (R currency) (JOIN continent "Europe"))', frozenset({2}))
+    program = '(AND (JOIN (R currency) (JOIN continent "Europe")) (NOT "Euro"))'
+    assert program in _extended(geo, config, question, currencies)
+    assert "Euro" not in {a.label for a in geo.executor.execute(program).answers}
