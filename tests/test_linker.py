@@ -62,6 +62,19 @@ def test_entities_and_classes_of_tiny_films(films) -> None:
     assert index.classes_of("http://nowhere/x") == ()
 
 
+def test_a_last_name_names_the_person(films) -> None:
+    _, index = films
+    (scott,) = [m for m in index.link("what did Scott direct").mentions if m.text == "Scott"]
+    assert [(c.label, c.score) for c in scott.candidates] == [("Ridley Scott", 0.7)]
+    assert [c.label for c in top_candidates(index.link("which lucas films star harrison ford"), "lucas")] == ["George Lucas"]
+    # a word that is no name's last word, or a stop word, names nobody
+    assert entity_labels(index.link("what did Ridley direct")) == []
+
+
+def top_candidates(linking: Linking, text: str) -> tuple[Candidate, ...]:
+    return next(m.candidates for m in linking.mentions if m.text == text)
+
+
 def test_longest_match_lowercase_and_spans(films) -> None:
     _, index = films
     q = "who acted in blade runner and star wars"
@@ -223,6 +236,12 @@ def test_moviekg_questions(movies: LabelIndex, question: str, mention: str, labe
     cand = top(movies.link(question), mention)
     assert (cand.kind, cand.label) == ("entity", label)
     assert kind in cand.classes
+
+
+def test_moviekg_surname_is_the_person_beside_the_tag(movies: LabelIndex) -> None:
+    """MoviesKG tags films "spielberg": the tag keeps the first slot, the person takes the free one."""
+    cands = top_candidates(movies.link("Spielberg movies without Tom Hanks"), "Spielberg")
+    assert [(c.label, "person" in c.classes) for c in cands] == [("spielberg", False), ("Steven Spielberg", True)]
 
 
 def test_moviekg_no_tags_for_question_words(movies: LabelIndex) -> None:

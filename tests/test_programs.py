@@ -56,6 +56,29 @@ def test_program_entities_are_never_answers(films: KnowledgeGraph) -> None:
     assert "Star Wars" not in labels and {"Blade Runner", "American Graffiti"} <= labels
 
 
+# A release and an album of one name, merged by label into one node that is its own album (as in PathQuestion),
+# beside a round trip through another node (Alpha's sibling's sibling is Alpha again).
+SELF_LOOPS = """Bewitched|album|Bewitched
+Bewitched|artist|Tina
+Hex|album|Bewitched
+Alpha|sibling|Beta
+Beta|sibling|Alpha
+"""
+
+
+@pytest.mark.parametrize("program, expected", [
+    ('(JOIN (R album) "Bewitched")', "Bewitched"),  # over a self-loop the walk never left Bewitched
+    ('(JOIN (R album) (JOIN (R album) "Bewitched"))', "Bewitched"),
+    ('(JOIN album "Bewitched")', "Bewitched | Hex"),
+    ('(JOIN (R artist) (JOIN album "Bewitched"))', "Tina"),
+    ('(JOIN album (JOIN (R album) "Hex"))', "Bewitched"),  # Hex came back through Bewitched: left out
+    ('(JOIN (R sibling) (JOIN (R sibling) "Alpha"))', "(none)"),  # a round trip through Beta is not a self-loop
+])
+def test_a_walk_stays_on_its_own_entity_only_over_self_loops(small_kg, program: str, expected: str) -> None:
+    kg = small_kg("loops.psv", SELF_LOOPS)
+    assert answers_text(kg.executor.execute(program)) == expected
+
+
 def test_answers_carry_iris_and_labels(films: KnowledgeGraph) -> None:
     (answer,) = films.executor.execute('(JOIN (R directed_by) "Alien")').answers
     assert answer.label == "Ridley Scott" and answer.iri.endswith("/Ridley%20Scott")

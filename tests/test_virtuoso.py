@@ -72,6 +72,8 @@ ex:bobby a c:Person ; rdfs:label "Robert'); DROP GRAPH <http://x> ; --" .
 ex:back a c:Person ; rdfs:label "Back\\slash" .
 # A label typed xsd:string explicitly: the same RDF term as "Zeta" in RDF 1.1.
 ex:zeta a c:Film ; rdfs:label "Zeta"^^xsd:string ; r:starring ex:back .
+# A self-loop: a walk over it stays on Zeta, which is then an answer though the program names it.
+ex:zeta r:remake_of ex:zeta , ex:alpha .
 """
 
 BARE_PSV = """\
@@ -186,6 +188,8 @@ CASES = [
     # the program's own entity is never an answer: Bob's co-stars, without Bob
     ("declared", f"(JOIN (R starring) (JOIN starring {q(BOB)}))", {SEMI}),
     ("declared", f"(JOIN (R directed_by) (JOIN directed_by {q(DANA)}))", set()),
+    ("declared", '(JOIN (R remake_of) (JOIN (R remake_of) "Zeta"))', {"Zeta", "Alpha"}),
+    ("declared", '(JOIN remake_of (JOIN (R remake_of) "Zeta"))', {"Zeta"}),
     # COUNT
     ("declared", "(COUNT Film)", 6),
     ("declared", f"(COUNT (JOIN directed_by {q(DANA)}))", 2),

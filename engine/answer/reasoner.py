@@ -49,7 +49,7 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 17  # part of the answer-cache key: bump when reasoning changes (17: operator cues and choices)
+REASONER_VERSION = 18  # part of the answer-cache key: bump when reasoning changes (18: self-loops walked, last names linked)
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
