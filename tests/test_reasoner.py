@@ -24,8 +24,8 @@ from engine.answer.metrics import (
 )
 from engine.answer.named import NAMED_WEIGHT
 from engine.answer.rank import SIMILARITY_WEIGHT, Alternative
-from engine.answer.reasoner import QuestionResult, Reasoner, Timings
-from engine.answer.search import ProgramCandidate
+from engine.answer.reasoner import QuestionResult, Reasoner, Timings, _reached
+from engine.answer.search import ProgramCandidate, Search
 from engine.bootstrap.corpus import Corpus, CorpusRecord, Manifest
 from engine.bootstrap.explorer import Explorer
 from engine.bootstrap.qgen import anonymise_question
@@ -126,6 +126,22 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
     assert isinstance(result.timings, Timings)
     t = result.timings
     assert t.total >= t.link + t.retrieve + t.enumerate + t.score + t.rerank - 1e-3 > 0
+
+
+def test_search_goes_on_until_a_program_walks_every_relation_the_question_names(reasoner: Reasoner) -> None:
+    """"the release years of the films starring X" names two relations: X's films alone, however well they
+    score, do not end the search (reasoner._reached)."""
+    question = reasoner.read("what are the release years of the films starring Harrison Ford")
+    search = Search()
+    for text, named in (('(JOIN starred_actors "Harrison Ford")', 1),
+                        ('(JOIN (R release_year) (JOIN starred_actors "Harrison Ford"))', 2)):
+        cand = ProgramCandidate(parse(text), text, frozenset(), None, execution=reasoner.executor.execute(text),
+                                named=named)
+        search.scored.append(cand)
+        reached = _reached(question, search)
+        assert reached is (named == 2), text
+    # a question naming no relation, and asking for nothing in particular, is reached by any program
+    assert _reached(reasoner.read("Star Wars"), search)
 
 
 def test_count_question(reasoner: Reasoner) -> None:
