@@ -125,6 +125,27 @@ def test_a_candidate_that_fits_the_cues_is_a_finalist_whatever_it_scores(films: 
     assert ranker.with_fitting(_cues(), [one], [one, low]) == [one]  # nothing asked
 
 
+def test_the_reading_built_on_the_most_names_is_a_finalist(films: KnowledgeGraph) -> None:
+    """"films by George Lucas starring Harrison Ford": the AND on both names joins finalists built on one."""
+
+    def cand(text: str, anchors: set[int], forward: float, types: frozenset[str] | None = None) -> ProgramCandidate:
+        return ProgramCandidate(parse(text), text, frozenset(anchors), types, execution=films.executor.execute(text),
+                                forward=forward)
+
+    lucas = cand('(JOIN directed_by "George Lucas")', {0}, -1.0, frozenset({"movie"}))
+    ford = cand('(JOIN (R starred_actors) (JOIN directed_by "George Lucas"))', {0}, -1.5, frozenset({"person"}))
+    both = cand('(AND (JOIN directed_by "George Lucas") (JOIN starred_actors "Harrison Ford"))', {0, 1}, -4.0,
+                frozenset({"movie"}))
+    worse = cand('(AND (JOIN written_by "George Lucas") (JOIN starred_actors "Harrison Ford"))', {0, 1}, -6.0,
+                 frozenset({"movie"}))
+    scored = [lucas, ford, worse, both]
+    assert Ranker.with_fuller(_cues(), [lucas, ford], scored) == [lucas, ford, both]  # the best-scored one only
+    assert Ranker.with_fuller(_cues(), [lucas, both], scored) == [lucas, both]  # a finalist has both names
+    # where a finalist answers with the asked class, the fuller reading must too
+    asks_people = _cues(asked_types=frozenset({"person"}))
+    assert Ranker.with_fuller(asks_people, [ford], scored) == [ford]
+
+
 def test_a_choice_is_answered_by_ranking_the_names_offered() -> None:
     """ "memento or the prestige, which is more recent": a ranking of the two, not of Memento's genres."""
     question = _cues(asks_superlative=True, choice=(0, 1))

@@ -177,6 +177,21 @@ class Ranker:
                           and fits_asked(question, c)), key=best_order)
         return finalists + fitting[: self.config.beam]
 
+    @staticmethod
+    def with_fuller(question: Question, finalists: list[ProgramCandidate],
+                    scored: list[ProgramCandidate]) -> list[ProgramCandidate]:
+        """The finalists, plus the best-scored candidate built on more of the question's names than any of them
+        (and fitting the question's cues where a finalist does).
+
+        "who plays at position Defender for country Italy ?": the 0.5B scorer put the players of either name,
+        and their clubs and countries, in the best set, so (AND (JOIN plays_for_country "Italy") (JOIN
+        plays_position "Defender")), built in step 2, never met inverse consistency, which prefers it."""
+        most = max((len(c.anchors) for c in finalists), default=0)
+        fitting = any(fits_asked(question, c) for c in finalists)
+        fuller = [c for c in scored if c.execution is not None and c not in finalists and len(c.anchors) > most
+                  and (fits_asked(question, c) or not fitting)]
+        return finalists + sorted(fuller, key=best_order)[:1]
+
     # ------------------------------------------------------------------ re-rank
     def rerank(self, question: Question, exemplars: list[CorpusRecord],
                finalists: list[ProgramCandidate]) -> list[tuple[ProgramCandidate, Alternative]]:

@@ -50,7 +50,7 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 19  # part of the answer-cache key: bump when reasoning changes (19: search on to the asked kind)
+REASONER_VERSION = 20  # part of the answer-cache key: bump when reasoning changes (20: finalists with the fullest reading)
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -236,6 +236,7 @@ class Reasoner:
         report("re-ranking")
         t0 = time.perf_counter()
         finalists = self.ranker.with_fitting(question, self.ranker.finalists(search.leaders, best), search.scored)
+        finalists = self.ranker.with_fuller(question, finalists, search.scored)
         ranked = self.ranker.rerank(question, search.exemplars, finalists)
         timings = replace(timings, rerank=time.perf_counter() - t0, total=time.perf_counter() - started)
         winner = next((c for c, _ in ranked if c.execution is not None and c.size > 0), None)
