@@ -247,18 +247,16 @@ def _choices(en: Enumerator, q: Question) -> Built:
     if typed is None:
         return
     yield typed  # the bare union is a reading no scorer likes: its ranking or total is built now
-    if q.aggregate:
-        for info in en.numeric:
-            if _overlaps(info.domain, typed.types):
-                yield en.typed(Aggregate(q.aggregate, typed.program, Relation(info.name)), typed.anchors)
+    yield from _totals(en, q, typed)
     if len(q.choice) < 2:
         return
     # by a number ("which is bigger"), or by how many things each has over a relation ("who directed more films,
     # X or Y": (COUNT (R directed_by))); in the direction the degree word says ("smaller": ARGMIN), else both
-    degrees = {(name, side) for node in top.values() for name, side in en.incident_relations(node.iri)}
+    observed = sorted({pair for node in top.values() for pair in en.incident_relations(node.iri)})
+    infos = [(en.schema.relation(name), side) for name, side in observed]
     paths = en.numeric_paths(typed.types) + [
-        Degree(Relation(name) if side == "subject" else Reverse(Relation(name))) for name, side in sorted(degrees)
-        if en.schema.relation(name) is not None and en.schema.literal_kind(en.schema.relation(name)) == "entity"]
+        Degree(Relation(info.name) if side == "subject" else Reverse(Relation(info.name))) for info, side in infos
+        if info is not None and en.schema.literal_kind(info) == "entity"]
     ops = {("gt", "ge"): ("ARGMAX",), ("lt", "le"): ("ARGMIN",)}.get(q.comparatives, ("ARGMAX", "ARGMIN"))
     for path in paths:
         for op in ops:
@@ -337,7 +335,13 @@ def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,
 
 def _aggregates(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
     """SUM or AVG of a numeric relation over the set, where the question asks for a total or an average."""
-    if q.aggregate is None or cand.size <= 1:
+    if cand.size > 1:
+        yield from _totals(en, q, cand)
+
+
+def _totals(en: Enumerator, q: Question, cand: ProgramCandidate) -> Built:
+    """(SUM S r) or (AVG S r) over each numeric relation S's classes have, as the question asks."""
+    if q.aggregate is None:
         return
     for info in en.numeric:
         if _overlaps(info.domain, cand.types):

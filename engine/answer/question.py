@@ -135,6 +135,7 @@ class QuestionReader:
         anonymised = linking.anonymised()
         runs = _name_runs(text, linking)
         choice = _choice(text, linking, runs)
+        negation = bool(_NEGATION.search(anonymised))
         return Question(
             text=text,
             linking=linking,
@@ -145,12 +146,12 @@ class QuestionReader:
             asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised)),  # titles never count
             asks_superlative=any(map(_is_superlative, re.findall(r"[a-z]+", anonymised.lower())))
             or len(choice) > 1,
-            asks_negation=bool(_NEGATION.search(anonymised)),
-            negated=_negated(text, linking) if _NEGATION.search(anonymised) else frozenset(),
+            asks_negation=negation,
+            negated=_negated(text, linking) if negation else frozenset(),
             asks_yes_no=bool(_YES_NO.search(anonymised)) and not choice,  # "is X or Y bigger" chooses
             aggregate=next((op for op, cue in _AGGREGATES.items() if cue.search(anonymised)), None),
             compared=frozenset(i for i, m in enumerate(linking.mentions) if _THAN.search(text[: m.start])
-                               and any(c.kind in ("entity", "literal") for c in m.candidates)),
+                               and _names(m)),
             choice=choice,
             listed=runs[0] if runs else (),
             comparatives=_comparatives(anonymised),
@@ -240,9 +241,13 @@ def _negated(text: str, linking: Linking) -> frozenset[int]:
     inside = [(m.start, m.end) for m in linking.mentions]
     for match in _NEGATION.finditer(text):
         if not any(start <= match.start() < end for start, end in inside):
-            return frozenset(i for i, m in enumerate(linking.mentions) if m.start >= match.end()
-                             and any(c.kind in ("entity", "literal") for c in m.candidates))
+            return frozenset(i for i, m in enumerate(linking.mentions) if m.start >= match.end() and _names(m))
     return frozenset()
+
+
+def _names(mention: Mention) -> bool:
+    """Whether a mention may name an entity or a value, not only a class."""
+    return any(c.kind in ("entity", "literal") for c in mention.candidates)
 
 
 def _comparatives(text: str) -> tuple[str, ...]:
