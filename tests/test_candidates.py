@@ -7,15 +7,18 @@ reading the cue rules out is not.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from engine.answer.candidates import Enumerator
+from engine.answer.candidates import Enumerator, _unions
 from engine.answer.linker import LabelIndex
-from engine.answer.question import Question, QuestionReader
+from engine.answer.mentions import Candidate
+from engine.answer.question import Anchor, Question, QuestionReader
 from engine.answer.search import ProgramCandidate
 from engine.lm.embedder import Embedder
 from engine.programs.kg import KnowledgeGraph
-from engine.programs.sexpr import parse
+from engine.programs.sexpr import Entity, parse
 from engine.programs.validate import validate
 
 
@@ -116,3 +119,36 @@ def test_a_named_member_after_the_negation_word_is_left_out(geo, config, embedde
     program = '(AND (JOIN (R currency) (JOIN continent "Europe")) (NOT "Euro"))'
     assert program in _extended(geo, config, question, currencies)
     assert "Euro" not in {a.label for a in geo.executor.execute(program).answers}
+
+
+def _anchor(mention: int, label: str, cls: str) -> Anchor:
+    iri = f"http://example.org/{cls}/{label}"
+    return Anchor(mention, Entity(label, iri=iri), Candidate("entity", label, iri, 1.0, (cls,)), cls)
+
+
+def test_a_choice_is_also_between_the_names_best_entities_of_one_class() -> None:
+    """ "spielberg or scorsese": each name links a tag first and a person second; the choice is also offered
+    between the two people, whose films it counts."""
+    anchors = (_anchor(0, "spielberg", "tag"), _anchor(0, "Steven Spielberg", "person"),
+               _anchor(1, "scorsese", "tag"), _anchor(1, "Martin Scorsese", "person"))
+    unions = _unions(SimpleNamespace(anchors=anchors), (0, 1))
+    assert [tuple(a.node.ref for a in union) for union in unions] == [
+        ("spielberg", "scorsese"), ("Steven Spielberg", "Martin Scorsese")]
+    assert _unions(SimpleNamespace(anchors=anchors[:2]), (0, 1)) == []  # one name is no choice
+
+
+def test_a_choice_between_people_answers_with_people(films, config, embedder) -> None:
+    """The union of two people has no schema type; its ranking answers with their class, which "who" asks."""
+    question = _reader(films, config, embedder).read("who directed more films, ridley scott or george lucas?")
+    built = {c.text: c for c in Enumerator(films, config).first(question)}
+    ranked = built['(ARGMAX (OR "Ridley Scott" "George Lucas") (COUNT (R directed_by)))']
+    assert ranked.types and ranked.types <= question.asked_types
+
+
+def test_yes_no_asks_only_about_an_entity_the_set_may_hold(films, config, embedder) -> None:
+    """ "did ridley scott write alien": Ridley Scott among Alien's writers, not among the films they wrote."""
+    question = _reader(films, config, embedder).read("did ridley scott write alien?")
+    writers = _executed(films, '(JOIN (R written_by) "Alien")', frozenset({1}))
+    assert '(IN "Ridley Scott" (JOIN (R written_by) "Alien"))' in _extended(films, config, question, writers)
+    their_films = _executed(films, '(JOIN written_by (JOIN (R written_by) "Alien"))', frozenset({1}))
+    assert not any(text.startswith("(IN") for text in _extended(films, config, question, their_films))

@@ -67,6 +67,11 @@ def test_class_labels_that_name_people(label: str, people: bool) -> None:
         ("give me the ridley scott movies", {"movie"}),
         ("who are the ridley scott movies", {"movie"}),  # "who are the" + class
         ("name ridley scott 's genre", {"genre"}),  # the possessive chain's own rule
+        ("ridley scott movies released after alien", {"movie"}),  # a question that opens with its noun phrase
+        ("latest ridley scott movies", {"movie"}),
+        ("the release year of ridley scott movies", set()),  # "of": the noun phrase is not the answer
+        ("movies of ridley scott", {"movie"}),  # the first noun heads it; the name after "of" modifies it
+        ("the movies written by ridley scott were in which genres", {"genre"}),  # a wh-word asks for the rest
     ],
 )
 def test_the_class_a_question_asks_for(reader: QuestionReader, question: str, asked: set[str]) -> None:
@@ -78,6 +83,8 @@ def test_the_class_a_question_asks_for(reader: QuestionReader, question: str, as
     [
         ("what is the release year of alien", True),  # the noun of a relation to literals
         ("what's the release year of alien", True),
+        ("release year of alien?", True),  # a question that opens with the noun
+        ("the release year of alien", True),
         ("how many movies did ridley scott direct", False),  # a count, not a value
         ("what genre is alien", False),
         ("who directed alien", False),

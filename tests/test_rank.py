@@ -125,6 +125,25 @@ def test_a_candidate_that_fits_the_cues_is_a_finalist_whatever_it_scores(films: 
     assert ranker.with_fitting(_cues(), [one], [one, low]) == [one]  # nothing asked
 
 
+def test_a_finalist_narrowed_to_what_is_asked_is_a_finalist(films: KnowledgeGraph, config) -> None:
+    """ "the latest Ridley Scott movie": the ranking of a finalist that does not rank joins the finalists even
+    where another finalist ranks already; a ranking of no finalist does not."""
+
+    def cand(text: str, forward: float, parent: ProgramCandidate | None = None) -> ProgramCandidate:
+        program = parse(text)
+        return ProgramCandidate(program, text, frozenset(), None, execution=films.executor.execute(program),
+                                forward=forward, parent=parent)
+
+    scott = cand('(JOIN directed_by "Ridley Scott")', -1.0)
+    ranked = cand('(ARGMAX (JOIN written_by "Ridley Scott") release_year)', -2.0)
+    latest = cand('(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', -6.0, parent=scott)
+    other = cand('(ARGMIN (JOIN starred_actors "Sigourney Weaver") release_year)', -5.0)
+    ranker = Ranker(films.schema, None, config, lambda iri: ())
+    question = _cues(asks_superlative=True)
+    assert ranker.with_fitting(question, [scott, ranked], [scott, ranked, other, latest]) == [scott, ranked, latest]
+    assert ranker.with_fitting(_cues(), [scott], [scott, latest]) == [scott]  # nothing asked
+
+
 def test_the_reading_built_on_the_most_names_is_a_finalist(films: KnowledgeGraph) -> None:
     """"films by George Lucas starring Harrison Ford": the AND on both names joins finalists built on one."""
 
@@ -144,6 +163,21 @@ def test_the_reading_built_on_the_most_names_is_a_finalist(films: KnowledgeGraph
     # where a finalist answers with the asked class, the fuller reading must too
     asks_people = _cues(asked_types=frozenset({"person"}))
     assert Ranker.with_fuller(asks_people, [ford], scored) == [ford]
+
+
+def test_the_reading_walking_the_most_named_relations_is_a_finalist(films: KnowledgeGraph) -> None:
+    """ "release year of the films Ridley Scott directed": the two-hop reading that walks both named relations
+    joins one-hop finalists that walk one."""
+
+    def cand(text: str, named: int, forward: float) -> ProgramCandidate:
+        return ProgramCandidate(parse(text), text, frozenset({0}), None, execution=films.executor.execute(text),
+                                forward=forward, named=named)
+
+    films_of = cand('(JOIN directed_by "Ridley Scott")', 1, -1.0)
+    years = cand('(JOIN (R release_year) (JOIN directed_by "Ridley Scott"))', 2, -4.0)
+    worse = cand('(JOIN (R release_year) (JOIN written_by "Ridley Scott"))', 2, -5.0)
+    assert Ranker.with_fuller(_cues(), [films_of], [films_of, worse, years]) == [films_of, years]
+    assert Ranker.with_fuller(_cues(), [films_of, years], [films_of, worse, years]) == [films_of, years]
 
 
 def test_a_choice_is_answered_by_ranking_the_names_offered() -> None:

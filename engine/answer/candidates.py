@@ -239,11 +239,32 @@ def _choices(en: Enumerator, q: Question) -> Built:
     """Named entities taken together: "Brazil or Argentina, which is bigger" ranks their union
     (ARGMAX (OR A B) r); "the combined population of Spain and Portugal" sums it (SUM (OR A B) r)."""
     names = q.choice if len(q.choice) > 1 else q.listed if q.aggregate else ()
-    top: dict[int, Entity] = {}  # each named mention's best-linked entity
-    for anchor in q.anchors:
-        if anchor.mention in names and isinstance(anchor.node, Entity):
-            top.setdefault(anchor.mention, anchor.node)
-    typed = en.typed(reduce(Or, top.values()), frozenset(names)) if len(top) > 1 else None
+    for union in _unions(q, names):
+        classes = frozenset(c for anchor in union for c in anchor.candidate.classes) or None
+        for cand in _choice(en, q, frozenset(names), tuple(anchor.node for anchor in union)):
+            if cand is not None and cand.types is None:
+                cand.types = classes  # the union's own classes: "who directed more films, X or Y" asks a person
+            yield cand
+
+
+def _unions(q: Question, names: tuple[int, ...]) -> list[tuple[Anchor, ...]]:
+    """The entities a choice may be between: each named mention's best-linked one; and, for each class of the
+    first mention's entities, each mention's best entity of that class. "spielberg or scorsese" links each name
+    to a tag first and to a person second; only the people directed films."""
+    linked = [[a for a in q.anchors if a.mention == m and isinstance(a.node, Entity)] for m in names]
+    linked = [anchors for anchors in linked if anchors]
+    if len(linked) < 2:
+        return []
+    unions = [tuple(anchors[0] for anchors in linked)]
+    for cls in dict.fromkeys(c for a in linked[0] for c in a.candidate.classes):
+        union = tuple(next((a for a in anchors if cls in a.candidate.classes), None) for anchors in linked)
+        if None not in union and union not in unions:
+            unions.append(union)
+    return unions
+
+
+def _choice(en: Enumerator, q: Question, names: frozenset[int], union: tuple[Entity, ...]) -> Built:
+    typed = en.typed(reduce(Or, union), names)
     if typed is None:
         return
     yield typed  # the bare union is a reading no scorer likes: its ranking or total is built now
@@ -252,7 +273,7 @@ def _choices(en: Enumerator, q: Question) -> Built:
         return
     # by a number ("which is bigger"), or by how many things each has over a relation ("who directed more films,
     # X or Y": (COUNT (R directed_by))); in the direction the degree word says ("smaller": ARGMIN), else both
-    observed = sorted({pair for node in top.values() for pair in en.incident_relations(node.iri)})
+    observed = sorted({pair for node in union for pair in en.incident_relations(node.iri)})
     infos = [(en.schema.relation(name), side) for name, side in observed]
     paths = en.numeric_paths(typed.types) + [
         Degree(Relation(info.name) if side == "subject" else Reverse(Relation(info.name))) for info, side in infos
@@ -352,8 +373,9 @@ def _membership(en: Enumerator, q: Question, cand: ProgramCandidate, partners: l
     """Yes/no: is an entity the question names, on another mention, among the set's members."""
     if not q.asks_yes_no:
         return
-    for anchor in q.anchors:
-        if anchor.mention not in cand.anchors and isinstance(anchor.node, Entity):
+    for anchor in q.anchors:  # an entity of a class the set cannot hold is not asked about ("is Nolan a film")
+        classes = frozenset(anchor.candidate.classes) or None
+        if anchor.mention not in cand.anchors and isinstance(anchor.node, Entity) and en.schema.meets(cand.types, classes):
             yield en.typed(In(anchor.node, cand.program), cand.anchors | {anchor.mention})
 
 

@@ -15,6 +15,8 @@ import time
 from engine.config import ScoutConfig
 from engine.programs.executor import Executor
 from engine.programs.sexpr import (
+    And,
+    Class,
     Entity,
     Literal,
     Node,
@@ -66,11 +68,14 @@ class Pruner:
         limit = self.config.prune_k if self.config.prune else len(fresh)
         tried: set[int] = set()
         kept = self._first_with_answers(search, fresh, limit, tried)
-        if self.config.prune and asks_operator(question):
+        operator = asks_operator(question)
+        if self.config.prune and (operator or question.asked_types):
             # readings the question's operator cues ask for ((SUM (OR "Spain" "Portugal") population) for "the
             # combined population of Spain and Portugal") read unlike the question to the embedder, and fell
-            # below prune_k; the best few of them are kept as well
-            fitting = [c for c in fresh if id(c) not in tried and fits_asked(question, c)]
+            # below prune_k; the best few of them are kept as well. So are the narrowings of a set to the class
+            # asked for: "countries with more than 100 million people" lost (AND Country (gt population ...)).
+            fitting = [c for c in fresh if id(c) not in tried and fits_asked(question, c)
+                       and (operator or _narrows(question, c))]
             kept += self._first_with_answers(search, fitting, CUE_FITTING_KEPT, tried)
         search.pool = search.pool + [c for c in kept if is_set(c.program)]
         search.t_enum += time.perf_counter() - t0
@@ -118,5 +123,14 @@ class Pruner:
         cand.keys = frozenset(a.iri or a.label for a in execution.answers) if execution.count is None else frozenset()
         parent = cand.parent
         if parent is not None and parent.execution is not None and cand.keys == parent.keys:
+            if isinstance(cand.program, And) and isinstance(cand.program.left, Class):
+                # every member is of the class: "countries with more than 100 million people" is (gt population
+                # 100000000) itself, as no city has as many, and it answers with the class asked for
+                parent.types = cand.types
             return False  # an AND or superlative that changes nothing
         return True
+
+
+def _narrows(question: Question, cand: ProgramCandidate) -> bool:
+    """Whether the candidate fits what the question asks for where the set it was built from does not."""
+    return cand.parent is not None and not fits_asked(question, cand.parent)

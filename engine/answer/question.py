@@ -31,7 +31,7 @@ from kg_adapters.schema import Schema
 
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .named import NamedRelations, Spelling, words_of
-from .words import PERSON_WORDS, numbers_as_digits, word_forms
+from .words import ARTICLES, PERSON_WORDS, STOP, numbers_as_digits, word_forms
 
 ENTITIES_PER_MENTION = 2
 _COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
@@ -44,6 +44,7 @@ _WH_BEFORE = re.compile(r"(\b(which|what|who)\s+((is|are|was|were)\s+)?|^\s*((pl
 # without it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors. The words
 # for a person are language-level (PERSON_WORDS) plus the KG's own: what the objects of relations into a
 # class of persons are called (starred_actors -> actor, directed_by -> director).
+_WH_WORD = re.compile(r"\b(what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 _WHO_WORD = re.compile(r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$", re.IGNORECASE)
 # Words that ask for things sharing something with the topic ("who co-wrote films with X", "films with the same
 # director as X"): then a program ending where it started is the reading asked for, not a step back. "co" may
@@ -169,7 +170,8 @@ class QuestionReader:
         asked = set()
         classes = [m for m in linking.mentions if m.kind == "class"]
         for i, mention in enumerate(classes):
-            if not _WH_BEFORE.search(_before_noun(text, linking, mention)):
+            opening = i == 0 and not _WH_WORD.search(text) and _heads_opening_phrase(text, linking, mention)
+            if not (opening or _WH_BEFORE.search(_before_noun(text, linking, mention))):
                 continue
             while i + 1 < len(classes) and not text[mention.end : classes[i + 1].start].strip():
                 i, mention = i + 1, classes[i + 1]  # "what film genre": the last noun is the one asked for
@@ -209,6 +211,21 @@ def _names_people(label: str) -> bool:
     if PERSON_WORDS & set(words):
         return True
     return is_agent_noun((getLemma(words[-1], upos="NOUN") or (words[-1],))[0])
+
+
+def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:
+    """Whether the question opens with a noun phrase this class noun heads, and so asks for it as "which
+    countries" would: "spanish speaking countries in south america", "southernmost city in chile", "Nolan films
+    released after X". Before the noun stand only names, articles, "all", superlatives and words that are not
+    function words; a wh-word, a verb of "be"/"do" or a preposition ("population of ... countries") says the
+    noun is not the answer. Only where no wh-word asks for something else: "the films written by X were in which
+    genres" asks for genres."""
+    before = text[: noun.start]
+    for other in reversed(linking.mentions):  # the names in the phrase modify the noun
+        if other.end <= noun.start and other.kind != "class":
+            before = before[: other.start] + " " + before[other.end :]
+    words = re.findall(r"[a-z]+", before.lower())
+    return all(w not in STOP or w in ARTICLES or w == "all" or _is_superlative(w) for w in words)
 
 
 def _which(nouns: set[str]) -> re.Pattern:
@@ -314,7 +331,9 @@ def _what_value(schema: Schema) -> tuple[re.Pattern, dict[str, set[str]]]:
             for form in word_forms(noun) if " " not in noun else {noun}:
                 asks.setdefault(form, set()).update(rel.range)
     alternatives = "|".join(sorted(map(re.escape, asks), key=len, reverse=True)) or "(?!)"
-    pattern = re.compile(rf"\b(what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)(the\s+)?(?P<noun>{alternatives})\b", re.IGNORECASE)
+    # or a question that opens with the noun: "population of the capital of nigeria?"
+    pattern = re.compile(rf"(\b(what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?(?P<noun>{alternatives})\b",
+                         re.IGNORECASE)
     return pattern, asks
 
 

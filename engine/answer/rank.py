@@ -51,7 +51,8 @@ from .named import NAMED_WEIGHT
 from .question import Question
 from .search import ProgramCandidate, Search
 
-SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in the prompt
+SCHEMA_LINES_ALL = 40
+NARROWED = 2  # finalists' narrowings re-ranked (`Ranker.with_fitting`): each costs one inverse score  # schemas up to this many relations are listed whole in the prompt
 # Forward scores are sum log-prob / n_tokens ** LENGTH_ALPHA. 1.0 is the paper's mean log-prob; it lets a
 # long program of near-certain tokens (closing brackets, repeated names) outscore the right short one
 # (MoviesKG, our own questions, synthetic corpus: the right program ranked first for 4/5 at 1.0 and 5/5 at
@@ -68,6 +69,11 @@ LENGTH_ALPHA = 0.7
 # per hop (seeds 1 and 2), F1 for 1/2/3 hops: final weight 0: 85.0/86.2/45.9; 0.5: 85.0/86.2/52.0;
 # 1.0: 85.0/86.2/67.2; 2.0: 80.9/86.2/69.5.
 SIMILARITY_WEIGHT = 1.0
+# The final re-rank adds NAMES_WEIGHT per question mention a finalist is built on: a reading that leaves a name
+# of the question unused answers a smaller question ("spanish speaking countries in south america" went to
+# (JOIN language "Spanish"), 0.14 above the AND with South America). Final only: the search still grows from
+# single names. Measured in BENCHMARKS.md, "reasoner v21".
+NAMES_WEIGHT = 0.25
 
 FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
 # The inverse score reads each finalist as English (engine.programs.verbalize) rather than as an s-expression,
@@ -166,31 +172,44 @@ class Ranker:
 
     def with_fitting(self, question: Question, finalists: list[ProgramCandidate],
                      scored: list[ProgramCandidate]) -> list[ProgramCandidate]:
-        """The finalists, plus the best-scored candidates that fit every cue where none of them does.
+        """The finalists, plus the best-scored candidates that fit every cue where none of them does, and the
+        best `NARROWED` that narrow a finalist to what the question asks for (its AND with the asked class,
+        its ranking), where the finalist does not fit.
 
         A program with an operator the corpus has no exemplar of ((IN ...), (SUM ...), a NOT) scores low with
         the 0.5B scorer and stayed out of the best set, so "do Spain and Portugal share a border" got Spain's
-        neighbours: the yes/no reading was built but never re-ranked."""
-        if any(fits_asked(question, c) for c in finalists):
+        neighbours: the yes/no reading was built but never re-ranked. "Which cities have over 15 million
+        inhabitants?" had the cities and countries of (gt population 15000000) among the finalists, and its
+        (AND City ...) only in the pool."""
+        fits = {id(c) for c in scored if c.execution is not None and fits_asked(question, c)}
+        narrowed = sorted((c for c in scored if id(c) in fits and c not in finalists and c.parent in finalists
+                           and id(c.parent) not in fits), key=best_order)[:NARROWED]
+        finalists = finalists + narrowed
+        if any(id(c) in fits for c in finalists):
             return finalists
-        fitting = sorted((c for c in scored if c.execution is not None and c not in finalists
-                          and fits_asked(question, c)), key=best_order)
+        fitting = sorted((c for c in scored if id(c) in fits and c not in finalists), key=best_order)
         return finalists + fitting[: self.config.beam]
 
     @staticmethod
     def with_fuller(question: Question, finalists: list[ProgramCandidate],
                     scored: list[ProgramCandidate]) -> list[ProgramCandidate]:
-        """The finalists, plus the best-scored candidate built on more of the question's names than any of them
-        (and fitting the question's cues where a finalist does).
+        """The finalists, plus the best-scored candidate built on more of the question's names than any of them,
+        and the best-scored one that walks more of the relations the question's words name (each fitting the
+        question's cues where a finalist does).
 
         "who plays at position Defender for country Italy ?": the 0.5B scorer put the players of either name,
         and their clubs and countries, in the best set, so (AND (JOIN plays_for_country "Italy") (JOIN
-        plays_position "Defender")), built in step 2, never met inverse consistency, which prefers it."""
-        most = max((len(c.anchors) for c in finalists), default=0)
+        plays_position "Defender")), built in step 2, never met inverse consistency, which prefers it. The
+        same for words: "population of the capital of nigeria?" had (JOIN (R population) (JOIN (R capital)
+        "Nigeria")) built, but the best set held only one-hop readings of one of its two words."""
         fitting = any(fits_asked(question, c) for c in finalists)
-        fuller = [c for c in scored if c.execution is not None and c not in finalists and len(c.anchors) > most
-                  and (fits_asked(question, c) or not fitting)]
-        return finalists + sorted(fuller, key=best_order)[:1]
+        out = list(finalists)
+        for measure in (lambda c: len(c.anchors), lambda c: c.named):
+            most = max(map(measure, finalists), default=0)
+            fuller = [c for c in scored if c.execution is not None and c not in out and measure(c) > most
+                      and (fits_asked(question, c) or not fitting)]
+            out += sorted(fuller, key=best_order)[:1]
+        return out
 
     # ------------------------------------------------------------------ re-rank
     def rerank(self, question: Question, exemplars: list[CorpusRecord],
@@ -223,7 +242,8 @@ class Ranker:
             final = None
         else:
             repeat_count = repeats(cand.program, walk_back=not question.asks_same)
-            final = alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count + relevance(cand)
+            final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count + relevance(cand)
+                     + NAMES_WEIGHT * len(cand.anchors))
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named)
 

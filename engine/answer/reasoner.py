@@ -50,7 +50,7 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 20  # part of the answer-cache key: bump when reasoning changes (20: finalists with the fullest reading)
+REASONER_VERSION = 21  # part of the answer-cache key: bump when reasoning changes (21: names, narrowings and noun-phrase questions)
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -185,7 +185,7 @@ def _aggregate(node: Aggregate, schema: Schema) -> Types:
     start, end = _ends(node.path, schema)
     _require_overlap(schema, start, types, node.path)
     _require_numeric(end, node.path, schema, SUMMABLE_KINDS, f"{node.op} adds up numbers")
-    return None
+    return end  # a number of the relation's kind: "the total population" answers what "population" does
 
 
 _OUTERMOST: dict[type, Callable[[Node, Schema], Types]] = {
