@@ -44,7 +44,7 @@ from engine.answer.metrics import answer_set, score
 from engine.answer.reasoner import REASONER_VERSION, QuestionResult
 from engine.bootstrap import Progress, bootstrap
 from engine.bootstrap.corpus import Corpus
-from engine.config import ScoutConfig
+from engine.config import REASONING_FIELDS, ScoutConfig, add_config_flags, given_settings
 from engine.programs.sexpr import entities, parse, to_text
 from engine.scout import Scout
 
@@ -456,6 +456,7 @@ class BenchConfig:
     fresh: bool
     with_unsupported: bool
     report: bool
+    settings: dict = field(default_factory=dict)  # reasoning settings changed from the defaults (--prune-k 7)
 
     def sample_size(self, spec: KGSpec) -> int | None:
         if self.per_kg is not None:
@@ -478,10 +479,11 @@ def parse_args(argv: Sequence[str] | None = None) -> BenchConfig:
     p.add_argument("--cache-root", type=Path, default=DEFAULT_CACHE_ROOT, help="where bootstrapped corpora live")
     p.add_argument("--with-unsupported", action="store_true", help="also ask geography-demo's unsupported rows")
     p.add_argument("--no-report", dest="report", action="store_false", help="print the table; leave BENCHMARKS.md")
+    add_config_flags(p.add_argument_group("reasoning settings (the corpora stay as built)"), only=REASONING_FIELDS)
     a = p.parse_args(argv)
     budget = a.budget if a.budget is not None else (24 if a.quick else 60)
     return BenchConfig(tuple(a.kgs), a.quick, budget, a.per_kg, a.seed, a.results, a.cache_root, a.fresh,
-                       a.with_unsupported, a.report)
+                       a.with_unsupported, a.report, given_settings(a, REASONING_FIELDS))
 
 
 def run_kg(scout: Scout, spec: KGSpec, bench: BenchConfig, done: dict) -> tuple[CorpusNote, list[Row]]:
@@ -501,7 +503,7 @@ def run_kg(scout: Scout, spec: KGSpec, bench: BenchConfig, done: dict) -> tuple[
 
 def main(argv: Sequence[str] | None = None) -> None:
     bench = parse_args(argv)
-    scout = Scout(ScoutConfig(budget=bench.budget, seed=bench.seed))
+    scout = Scout(ScoutConfig(budget=bench.budget, seed=bench.seed, **bench.settings))
     done = {} if bench.fresh else load_rows(bench.results)
     corpora, rows, summaries = {}, [], []
     for name in bench.kgs:
@@ -513,6 +515,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("\n" + markdown_table(TABLE_HEADER, body) + "\n\n" + text)
     if bench.report:
         label = "quick, " if bench.quick else ""
+        label += "".join(f"{name} {value}, " for name, value in bench.settings.items())
         size = bench.per_kg if bench.per_kg is not None else (12 if bench.quick else "40 (geography-demo: all)")
         append_section(f"Accuracy across KGs ({label}budget {bench.budget}, seed {bench.seed}, {size} per KG)",
                        body, text, header=TABLE_HEADER)

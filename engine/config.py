@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Collection
 
 
 def _default_cache_dir() -> str:
@@ -66,9 +67,18 @@ class ScoutConfig:
         return dataclasses.replace(self, **changes)
 
 
-def add_config_flags(parser: argparse.ArgumentParser) -> None:
-    """One `--flag` per config field, typed from its default."""
+# The fields that change how a question is answered, not what is explored or stored: what a benchmark of the
+# reasoner may vary on corpora built once.
+REASONING_FIELDS = ("exemplars", "prune_k", "beam", "max_steps", "ic_alpha", "repeat_penalty",
+                    "inverse_consistency", "prune")
+
+
+def add_config_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                     only: Collection[str] | None = None) -> None:
+    """One `--flag` per config field (or per field in `only`), typed from its default."""
     for f in fields(ScoutConfig):
+        if only is not None and f.name not in only:
+            continue
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         flag = "--" + f.name.replace("_", "-")
         help_text = f"{f.metadata.get('help', '')} (default: {default})"
@@ -78,6 +88,11 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, dest=f.name, type=type(default), default=None, help=help_text)
 
 
+def given_settings(args: argparse.Namespace, only: Collection[str] | None = None) -> dict:
+    """The config fields (or those in `only`) set by a flag, by name."""
+    return {f.name: getattr(args, f.name) for f in fields(ScoutConfig)
+            if getattr(args, f.name, None) is not None and (only is None or f.name in only)}
+
+
 def config_from_args(args: argparse.Namespace) -> ScoutConfig:
-    given = {f.name: getattr(args, f.name) for f in fields(ScoutConfig) if getattr(args, f.name, None) is not None}
-    return ScoutConfig(**given)
+    return ScoutConfig(**given_settings(args))

@@ -165,6 +165,15 @@ def test_quick_mode_defaults() -> None:
     assert parse_args(["--per-kg", "3"]).sample_size(SPECS["geography-demo"]) == 3
 
 
+def test_a_reasoning_setting_is_varied_from_the_command_line() -> None:
+    """A tuned constant is measured on the suite: `--prune-k 7` answers with it, on the same corpora."""
+    assert parse_args(["--prune-k", "7", "--no-inverse-consistency"]).settings == {
+        "prune_k": 7, "inverse_consistency": False}
+    assert parse_args([]).settings == {}
+    with pytest.raises(SystemExit):
+        parse_args(["--max-relations", "2"])  # exploration settings would need other corpora
+
+
 @pytest.mark.skipif(not (KGS_DATA / "geography-demo" / "questions.jsonl").exists(), reason="needs ../shared/data")
 def test_geography_demo_rows_are_read_with_their_kind_and_gold_program() -> None:
     questions = jsonl_questions("geography-demo")

@@ -50,7 +50,7 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 21  # part of the answer-cache key: bump when reasoning changes (21: names, narrowings and noun-phrase questions)
+REASONER_VERSION = 22  # part of the answer-cache key: bump when reasoning changes (22: superlatives compiled as sub-selects)
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
