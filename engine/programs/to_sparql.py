@@ -168,10 +168,7 @@ def _join(node: Join, var: str, ctx: _Context) -> Patterns:
     patterns = _patterns(node.arg, inner, ctx) + _not_own(inner, ctx) + _path(node.relation, var, inner, ctx)
     ctx.walked(var, inner)
     if isinstance(node.arg, Superlative):
-        # a step from the best members, taken in a sub-select: pyoxigraph otherwise joined the step with the
-        # enclosing walk first ("the cities of the country of the largest city": every city's country to
-        # every city of it) and filtered for the best after
-        return [_distinct(patterns, var, ctx)]
+        return [_distinct(patterns, var, ctx)]  # see _superlative
     return patterns
 
 
@@ -262,28 +259,17 @@ def _or(node: Or, var: str, ctx: _Context) -> Patterns:
 
 
 def _superlative(node: Superlative, var: str, ctx: _Context) -> Patterns:
-    """The members whose value is the set's best, in a sub-select of their own. Left among the patterns of an
-    enclosing JOIN, the filter on the best value came after the join: pyoxigraph walked every city's country to
-    every city of it (24,000 x 1,000 rows) before it kept the largest city's, and `(JOIN country (JOIN (R
-    country) (ARGMAX City population)))` ran past its 20 s deadline, then on in the background."""
-    value, best = ctx.var("val"), ctx.var("best")
-    inner_var, inner_value = ctx.var(), ctx.var("val")
-    aggregate = "MAX" if node.op == "ARGMAX" else "MIN"
-    inner = _measured(node, inner_var, inner_value, ctx, own=False)
-    patterns = _measured(node, var, value, ctx) + [
-        f"{{ SELECT ({aggregate}({inner_value}) AS {best}) WHERE {{ {' '.join(inner)} }} }}",
-        f"FILTER({value} = {best})",
-    ]
-    return [_distinct(patterns, var, ctx)]
+    """The best members in a sub-select, as is a step from them (`_join`): else pyoxigraph joined `(JOIN country
+    (JOIN (R country) (ARGMAX City population)))`'s walk first (24,000 x 1,000 rows), past the 20 s deadline."""
+    value, best, inner_var, inner_value = ctx.var("val"), ctx.var("best"), ctx.var(), ctx.var("val")
+    inner = " ".join(_measured(node, inner_var, inner_value, ctx, own=False))
+    best_of = f"{{ SELECT ({'MAX' if node.op == 'ARGMAX' else 'MIN'}({inner_value}) AS {best}) WHERE {{ {inner} }} }}"
+    return [_distinct(_measured(node, var, value, ctx) + [best_of, f"FILTER({value} = {best})"], var, ctx)]
 
 
 def _measured(node: Superlative, member: str, value: str, ctx: _Context, own: bool = True) -> Patterns:
-    """Patterns that bind each member of the superlative's set, once, and its value of the measure.
-
-    Each member once: "(ARGMAX (JOIN timezone (JOIN (R timezone) (JOIN country "Brazil"))) population)" otherwise
-    measured each city once per Brazilian city of its time zone, and ran past its deadline. And the same members
-    for the best value as for the answers, less the program's own entities: the earliest of the films by Alien's
-    director was Alien itself, which the answers leave out, so the ARGMIN answered nothing."""
+    """Each member of the set once (the cities in Brazil's time zones were measured once per Brazilian city) with its
+    value; the same members, less the program's own entities, for the best value as for the answers."""
     if isinstance(node.path, Degree):
         return [_degree(node.arg, node.path, member, value, ctx)]
     members = _patterns(node.arg, member, ctx) + _not_own(member, ctx)
@@ -291,8 +277,7 @@ def _measured(node: Superlative, member: str, value: str, ctx: _Context, own: bo
 
 
 def _distinct(patterns: Patterns, var: str, ctx: _Context, own: bool = True) -> str:
-    """A sub-select of the distinct bindings of `var`, and of the variable it was walked to from where `own`:
-    `_not_own` reads that one outside."""
+    """`var`'s distinct bindings, with the variable it was walked from where `own` (`_not_own` reads it)."""
     source = ctx.walked_from.get(var)
     kept = [var] + ([source] if own and source is not None and source.startswith("?") else [])
     return f"{{ SELECT DISTINCT {' '.join(kept)} WHERE {{ {' '.join(patterns)} }} }}"
