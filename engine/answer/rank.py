@@ -109,6 +109,7 @@ class Alternative:
     asked_class: bool = False  # answers with the class the question asks for ("which languages"); ranked first
     similarity: float = 0.0  # cosine of its anonymised reading to the anonymised question
     named: int = 0  # question words its relations spell (engine.answer.named)
+    mentions: int = 0  # question mentions it is built on (NAMES_WEIGHT each in the final score)
 
 
 class Ranker:
@@ -245,7 +246,8 @@ class Ranker:
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors))
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
-                           None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named)
+                           None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
+                           len(cand.anchors))
 
     def _inverse_prompt(self, exemplars: list[CorpusRecord]) -> str:
         examples = "".join(f"Query: {self.plain_reading(r.program)}\nQuestion: {r.question}\n\n" for r in exemplars)
