@@ -152,3 +152,21 @@ def test_yes_no_asks_only_about_an_entity_the_set_may_hold(films, config, embedd
     assert '(IN "Ridley Scott" (JOIN (R written_by) "Alien"))' in _extended(films, config, question, writers)
     their_films = _executed(films, '(JOIN written_by (JOIN (R written_by) "Alien"))', frozenset({1}))
     assert not any(text.startswith("(IN") for text in _extended(films, config, question, their_films))
+
+
+@pytest.mark.parametrize("text, negated", [
+    ("ridley scott movies harrison ford isn't in", ["harrison ford"]),  # a clause whose subject is a name
+    ("ridley scott movies that harrison ford did not star in", ["harrison ford"]),
+    ("ridley scott movies without harrison ford", ["harrison ford"]),  # the name after the word comes first
+    ("ridley scott movies he did not write", []),  # one name: it is the set, not what is left out
+])
+def test_a_negation_drops_the_name_its_clause_is_about(films, config, embedder, text, negated) -> None:
+    question = _reader(films, config, embedder).read(text)
+    assert [question.linking.mentions[i].text.lower() for i in question.negated] == negated
+
+
+def test_a_negation_of_a_relation_of_the_set_s_own_name_leaves_the_name_free(films, config, embedder) -> None:
+    """In "harrison ford movies ridley scott directed but didn't write" the negation says no name of its own
+    (Ridley Scott's writing is left out, and he stays in the set): any name may stand in it."""
+    question = _reader(films, config, embedder).read("harrison ford movies ridley scott directed but didn't write")
+    assert question.asks_negation and not question.negated

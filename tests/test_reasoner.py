@@ -24,6 +24,7 @@ from engine.answer.metrics import (
 )
 from engine.answer.named import NAMED_WEIGHT
 from engine.answer.rank import NAMES_WEIGHT, SIMILARITY_WEIGHT, Alternative
+from engine.answer.usual import UNUSUAL_WEIGHT
 from engine.answer.reasoner import QuestionResult, Reasoner, Timings, _reached
 from engine.answer.search import ProgramCandidate, Search
 from engine.bootstrap.corpus import Corpus, CorpusRecord, Manifest
@@ -118,9 +119,10 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
     assert [a.final for a in scored] == sorted((a.final for a in scored), reverse=True)
     cfg = reasoner.config
     for a in scored:  # final = alpha * forward + (1 - alpha) * inverse + relevance + mentions + log(penalty) * repeats
+        # (relevance: similarity, named relations, usual ties)
         assert 0 < a.similarity <= 1 and a.mentions == 1
         mixed = (cfg.ic_alpha * a.forward + (1 - cfg.ic_alpha) * a.inverse + SIMILARITY_WEIGHT * a.similarity
-                 + NAMED_WEIGHT * a.named + NAMES_WEIGHT * a.mentions)
+                 + NAMED_WEIGHT * a.named + NAMES_WEIGHT * a.mentions - UNUSUAL_WEIGHT * a.unusual)
         assert a.final <= mixed + 1e-5
     assert alts[0].named == 1  # "directed" spells directed_by
     assert isinstance(result.timings, Timings)

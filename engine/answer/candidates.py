@@ -14,7 +14,6 @@ The module is longer than 400 lines because the rules are one table, read in one
 from __future__ import annotations
 
 import logging
-import threading
 from functools import reduce
 from typing import Callable, Iterable
 
@@ -49,6 +48,7 @@ from kg_adapters.schema import RelationInfo
 
 from .question import Anchor, Question
 from .search import ProgramCandidate
+from .usual import UsualTies
 
 log = logging.getLogger(__name__)
 
@@ -70,14 +70,14 @@ Built = Iterable[ProgramCandidate | None]
 
 
 class Enumerator:
-    """Builds candidates over one KG's schema; caches each entity's incident relations (thread-safe)."""
+    """Builds candidates over one KG's schema; each entity's incident relations come from its counted ties
+    (engine.answer.usual), which the pruner shares, so one query per entity serves both."""
 
     def __init__(self, kg: KnowledgeGraph, config: ScoutConfig):
         self.schema, self.executor, self.config = kg.schema, kg.executor, config
         self.numeric = [r for r in self.schema.relations if self.schema.literal_kind(r) in NUMERIC_KINDS]
         self.numeric_names = frozenset(r.name for r in self.numeric)
-        self._incident: dict[str, tuple[tuple[str, str], ...]] = {}
-        self._lock = threading.Lock()
+        self.ties = UsualTies(kg.schema, kg.executor)
 
     # ------------------------------------------------------------------ step 1
     def first(self, question: Question) -> list[ProgramCandidate]:
@@ -171,20 +171,9 @@ class Enumerator:
         return ProgramCandidate(program, to_text(program), anchors, types, parent=parent)
 
     def incident_relations(self, iri: str) -> tuple[tuple[str, str], ...]:
-        """(relation name, side) for every schema relation the entity takes part in; cached per entity."""
-        with self._lock:
-            known = self._incident.get(iri)
-        if known is not None:
-            return known
-        found = self.relations_taken_part_in([iri])
-        if found is None:  # a timeout: fall back to the schema's typing
-            return ()
-        result = tuple(sorted(found))
-        with self._lock:
-            if len(self._incident) > 50_000:
-                self._incident.clear()
-            self._incident[iri] = result
-        return result
+        """(relation name, side) for every schema relation the entity takes part in; empty on a timeout (the
+        schema's typing then stands in)."""
+        return tuple(sorted(self.ties.ties(iri)))
 
     def relations_taken_part_in(self, iris: list[str]) -> set[tuple[str, str]] | None:
         """(relation name, side) for every schema relation one of the entities takes part in, in one query;

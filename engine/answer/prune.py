@@ -1,7 +1,9 @@
 """Pruning: keep the `prune_k` new programs most like the question that have answers (method.md step 3).
 
 Each new candidate is read aloud with its anchors anonymised (engine.programs.verbalize; "movies
-directed by person"), worded like the anonymised question, and ranked by cosine similarity to it.
+directed by person"), worded like the anonymised question, and ranked by `rank.relevance`: its cosine
+similarity to it, the relations the question names (engine.answer.named) and the usual ties of its
+entities (engine.answer.usual).
 Candidates are then executed in that order until `prune_k` have a non-empty answer; empty, failing or
 timed-out ones are dropped. That is the same set as "execute all, drop empties, keep the top prune_k"
 but runs far fewer queries. With `config.prune` off everything is executed.
@@ -30,11 +32,12 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.base import KGError
 from kg_adapters.schema import Schema
 
-from .named import NAMED_WEIGHT, share
+from .named import share
 from .question import Question
-from .rank import asks_operator, fits_asked
+from .rank import asks_operator, fits_asked, relevance
 from .retrieve import TextEmbedder
 from .search import ProgramCandidate, Search
+from .usual import UsualTies
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +47,13 @@ CUE_FITTING_KEPT = 3
 
 
 class Pruner:
-    def __init__(self, schema: Schema, executor: Executor, embedder: TextEmbedder, config: ScoutConfig):
+    def __init__(self, schema: Schema, executor: Executor, embedder: TextEmbedder, config: ScoutConfig,
+                 usual: UsualTies | None = None):
         self.schema, self.executor, self.embedder, self.config = schema, executor, embedder, config
+        self.usual = usual or UsualTies(schema, executor)
 
     def keep(self, search: Search, question: Question, cands: list[ProgramCandidate]) -> list[ProgramCandidate]:
-        """New candidates ranked by similarity, executed in that order until prune_k are non-empty."""
+        """New candidates ranked by relevance, executed in that order until prune_k are non-empty."""
         t0 = time.perf_counter()
         fresh: list[ProgramCandidate] = []
         for cand in cands:
@@ -63,8 +68,9 @@ class Pruner:
                 cand.similarity = float(sim)
                 own = frozenset().union(*(question.class_words.get(t, frozenset()) for t in cand.types or ()))
                 cand.named = share(question.named_relations, cand.program, own)
+                cand.unusual = self.usual.unusual(cand.program, question.named_relations.keys())
         if self.config.prune:
-            fresh.sort(key=lambda c: -(c.similarity + NAMED_WEIGHT * c.named))  # stable: equals keep build order
+            fresh.sort(key=lambda c: -relevance(c))  # stable: equals keep build order
         limit = self.config.prune_k if self.config.prune else len(fresh)
         tried: set[int] = set()
         kept = self._first_with_answers(search, fresh, limit, tried)

@@ -254,12 +254,24 @@ _THAN = re.compile(r"\b(than|before|after|since|until|predat\w*|postdat\w*)\s+(t
 
 def _negated(text: str, linking: Linking) -> frozenset[int]:
     """The names after the first negation word outside a name: "countries next to Brazil that are not
-    Spanish-speaking" negates Spanish, not Brazil (class words do not count: "isn't the main language")."""
+    Spanish-speaking" negates Spanish, not Brazil (class words do not count: "isn't the main language").
+    Where no name follows it, the name it says something of is negated: "james cameron movies michael
+    biehn isn't in" negates the name just before the word (an auxiliary between), where another name is left
+    for the set. "Spanish is spoken but isn't the main language" negates a relation of Spanish, not Spanish."""
     inside = [(m.start, m.end) for m in linking.mentions]
     for match in _NEGATION.finditer(text):
         if not any(start <= match.start() < end for start, end in inside):
-            return frozenset(i for i, m in enumerate(linking.mentions) if m.start >= match.end() and _names(m))
+            names = [i for i, m in enumerate(linking.mentions) if _names(m)]
+            after = frozenset(i for i in names if linking.mentions[i].start >= match.end())
+            before = [i for i in names if linking.mentions[i].end <= match.start()]
+            subject = [i for i in before if _AUXILIARY.fullmatch(text[linking.mentions[i].end:match.start()])]
+            return after or (frozenset(subject) if subject and len(before) > 1 else frozenset())
     return frozenset()
+
+
+# What may stand between a name and the negation that says something of it: "X isn't", "X does not", "X can't"
+_AUXILIARY = re.compile(r"\W*(\b(is|are|was|were|do|does|did|has|have|had|ca|wo|could|would|will|should)\b)?\W*",
+                        re.IGNORECASE)
 
 
 def _names(mention: Mention) -> bool:

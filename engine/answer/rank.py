@@ -50,6 +50,7 @@ from kg_adapters.schema import RelationInfo, Schema
 from .named import NAMED_WEIGHT
 from .question import Question
 from .search import ProgramCandidate, Search
+from .usual import UNUSUAL_WEIGHT
 
 SCHEMA_LINES_ALL = 40
 NARROWED = 2  # finalists' narrowings re-ranked (`Ranker.with_fitting`): each costs one inverse score  # schemas up to this many relations are listed whole in the prompt
@@ -110,6 +111,7 @@ class Alternative:
     similarity: float = 0.0  # cosine of its anonymised reading to the anonymised question
     named: int = 0  # question words its relations spell (engine.answer.named)
     mentions: int = 0  # question mentions it is built on (NAMES_WEIGHT each in the final score)
+    unusual: float = 0.0  # how seldom its entities take the ties it walks from them (engine.answer.usual)
 
 
 class Ranker:
@@ -247,7 +249,7 @@ class Ranker:
                      + NAMES_WEIGHT * len(cand.anchors))
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
-                           len(cand.anchors))
+                           len(cand.anchors), round(cand.unusual, 6))
 
     def _inverse_prompt(self, exemplars: list[CorpusRecord]) -> str:
         examples = "".join(f"Query: {self.plain_reading(r.program)}\nQuestion: {r.question}\n\n" for r in exemplars)
@@ -295,9 +297,10 @@ def best_order(cand: ProgramCandidate) -> tuple[float, int]:
 
 
 def relevance(cand: ProgramCandidate) -> float:
-    """What the question's own words say of a candidate: its reading's similarity, and how fully the
-    question names its relations (engine.answer.named)."""
-    return SIMILARITY_WEIGHT * cand.similarity + NAMED_WEIGHT * cand.named
+    """What the question's own words and the KG say of a candidate: its reading's similarity, how fully the
+    question names its relations (engine.answer.named), and how seldom its entities take the ties it walks
+    from them where the question names none (engine.answer.usual)."""
+    return SIMILARITY_WEIGHT * cand.similarity + NAMED_WEIGHT * cand.named - UNUSUAL_WEIGHT * cand.unusual
 
 
 def fits_asked(question: Question, cand: ProgramCandidate) -> bool:

@@ -50,7 +50,7 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 22  # part of the answer-cache key: bump when reasoning changes (22: superlatives compiled as sub-selects)
+REASONER_VERSION = 23  # part of the answer-cache key: bump when reasoning changes (23: an entity's usual ties)
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -144,7 +144,7 @@ class Reasoner:
         self.reader = QuestionReader(self.schema, label_index)
         self.exemplars = ExemplarIndex(corpus_records, embedder, config.cache_dir)
         self.enumerator = Enumerator(kg, config)
-        self.pruner = Pruner(self.schema, self.executor, embedder, config)
+        self.pruner = Pruner(self.schema, self.executor, embedder, config, self.enumerator.ties)
         self.ranker = Ranker(self.schema, llm, config, self.enumerator.incident_relations)
         self.memo = AnswerMemo(config.cache_dir, enabled=memoize)
 

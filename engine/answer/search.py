@@ -27,6 +27,7 @@ class ProgramCandidate:
     parent: ProgramCandidate | None = None  # for ANDs with a class and superlatives: idle when answers are the parent's
     similarity: float = 0.0  # cosine of its anonymised reading to the anonymised question
     named: int = 0  # question words its relations spell (engine.answer.named)
+    unusual: float = 0.0  # how seldom its linked entities take the ties it walks from them (engine.answer.usual)
 
     @property
     def size(self) -> int:

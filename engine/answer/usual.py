@@ -1,0 +1,110 @@
+"""An entity's usual ties: which relation a question means when it names an entity but not the relation.
+
+"tom hanks movies" and "Spielberg films" name a person and a class, and leave the relation between them to
+the reader. The 0.5B scorer, given no relation word, is as happy with Tom Hanks's two directed films as with
+the thirty he starred in (moviekg-ops, reasoner v22: "on average, when were tom hanks movies released" went to
+`directed_by`, "Which Spielberg film has the most tags?" to `written_by`). A reader takes the usual tie.
+
+So each edge a program walks from a linked entity is charged by how far its relation falls short of the
+entity's most common tie to the same kind of thing: 1 - (neighbours it reaches) / (neighbours the most common
+tie reaches), counted in the KG itself, so with no word list of any domain. Neighbours are counted distinct,
+over both sides of the relation: a symmetric `neighbour` stored either way round is one tie, and a relation
+whose pairs are mostly another's too (`main_language` within `language`) is charged only for its shortfall,
+not as a rival. Two kinds of edge are not charged:
+- a relation the question names ("films directed by Tom Hanks" asks for the rare tie);
+- a tie to a literal: a country has one population and one area, and which one a question asks for is
+  a question of its words, not of counts. Charging them would push "the population of Canada" back to
+  the 507 cities whose `country` is Canada.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from engine.programs.executor import Executor
+from engine.programs.sexpr import Entity, Join, Program, Reverse, relation_name, walk
+from kg_adapters.base import KGError
+from kg_adapters.schema import Schema
+
+log = logging.getLogger(__name__)
+
+# Weight of the charge beside the forward score, SIMILARITY_WEIGHT * cosine and NAMED_WEIGHT per named word, wherever
+# they rank candidates (pruning, the best set, the final re-rank). 0.5 was too little in a trace of "on average, when
+# were tom hanks movies released" (the scorer preferred his directed films by 0.9). At 1.0 (BENCHMARKS.md, "reasoner
+# v23"), moviekg-ops rose from 54.9 to 66.0 and geography-ops fell from 68.8 to 66.0 (one question). Every KG of
+# the quick suite answered as before.
+UNUSUAL_WEIGHT = 1.0
+
+# (relation name, the entity's side: "subject" or "object") -> how many distinct entities or values it reaches
+Ties = dict[tuple[str, str], int]
+
+
+class UsualTies:
+    """Counts each linked entity's ties once per process (one GROUP BY query) and charges the rare ones."""
+
+    def __init__(self, schema: Schema, executor: Executor):
+        self.schema, self.executor = schema, executor
+        self._ties: dict[str, Ties] = {}
+        self._lock = threading.Lock()
+
+    def unusual(self, program: Program, named: frozenset[str] | set[str]) -> float:
+        """Sum over the program's edges from a linked entity whose relation the question does not name
+        (`named`: relation names) of 1 - the edge's `share`."""
+        total = 0.0
+        for node in walk(program):
+            if not (isinstance(node, Join) and isinstance(node.arg, Entity) and node.arg.iri):
+                continue
+            name = relation_name(node.relation)
+            if name in named:
+                continue
+            side = "subject" if isinstance(node.relation, Reverse) else "object"
+            total += 1.0 - self.share(node.arg.iri, name, side)
+        return total
+
+    def share(self, iri: str, name: str, side: str) -> float:
+        """How many neighbours the relation gives the entity (on either side) over how many its most common
+        relation to the same classes gives it; 1.0 where the far end is a literal or of no known class, or
+        the counts are unknown."""
+        far = self._far_classes(name, side)
+        ties = self.ties(iri)
+        if not far or (name, side) not in ties:
+            return 1.0
+        reach: dict[str, int] = {}
+        for (other, other_side), n in ties.items():
+            if self._far_classes(other, other_side) & far:
+                reach[other] = max(reach.get(other, 0), n)
+        return reach[name] / max(reach.values())
+
+    def _far_classes(self, name: str, side: str) -> frozenset[str]:
+        """The classes at the other end of an entity-to-entity relation walked from `side`; empty for literals."""
+        info = self.schema.relation(name)
+        if info is None or self.schema.literal_kind(info) != "entity":
+            return frozenset()
+        return frozenset(info.range if side == "subject" else info.domain)
+
+    def ties(self, iri: str) -> Ties:
+        """The entity's distinct neighbours counted per (relation, side); empty when the store could not answer."""
+        with self._lock:
+            known = self._ties.get(iri)
+        if known is not None:
+            return known
+        sparql = (
+            f'SELECT ?p ?side (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {{ <{iri}> ?p ?x BIND("subject" AS ?side) }} '
+            f'UNION {{ ?x ?p <{iri}> BIND("object" AS ?side) }} }} GROUP BY ?p ?side'
+        )
+        try:
+            rows = self.executor.select(sparql)[0].rows
+        except KGError as err:
+            log.info("ties of %s: %s", iri, err)
+            return {}
+        found: Ties = {}
+        for p, side, n in rows:
+            info = self.schema.relation(p.value) if p is not None else None
+            if info is not None and side is not None and n is not None and not info.mirror_of:
+                found[(info.name, side.value)] = found.get((info.name, side.value), 0) + int(n.value)
+        with self._lock:
+            if len(self._ties) > 50_000:
+                self._ties.clear()
+            self._ties[iri] = found
+        return found
