@@ -20,6 +20,7 @@ from engine.lm.embedder import Embedder
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import Entity, parse
 from engine.programs.validate import validate
+from tests.conftest import FIXTURES
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +153,17 @@ def test_yes_no_asks_only_about_an_entity_the_set_may_hold(films, config, embedd
     assert '(IN "Ridley Scott" (JOIN (R written_by) "Alien"))' in _extended(films, config, question, writers)
     their_films = _executed(films, '(JOIN written_by (JOIN (R written_by) "Alien"))', frozenset({1}))
     assert not any(text.startswith("(IN") for text in _extended(films, config, question, their_films))
+
+
+def test_yes_no_needs_the_entity_s_own_class_not_one_that_shares_members(small_kg, config, embedder) -> None:
+    """A film named after a person (George Lucas, written by Hampton Fancher) makes the induced film and
+    person classes share a member; Ridley Scott is still no film, so he is not asked about among films."""
+    kg = small_kg("films.psv", (FIXTURES / "tiny_films.psv").read_text() + "George Lucas|written_by|Hampton Fancher\n")
+    question = _reader(kg, config, embedder).read("did ridley scott write alien?")
+    their_films = _executed(kg, '(JOIN written_by (JOIN (R written_by) "Alien"))', frozenset({1}))
+    scott = next(a for a in question.anchors if a.candidate.label == "Ridley Scott")
+    assert kg.schema.meets(their_films.types, frozenset(scott.candidate.classes))  # the classes share a member
+    assert not any(text.startswith("(IN") for text in _extended(kg, config, question, their_films))
 
 
 @pytest.mark.parametrize("text, negated", [

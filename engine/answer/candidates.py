@@ -362,10 +362,18 @@ def _membership(en: Enumerator, q: Question, cand: ProgramCandidate, partners: l
     """Yes/no: is an entity the question names, on another mention, among the set's members."""
     if not q.asks_yes_no:
         return
-    for anchor in q.anchors:  # an entity of a class the set cannot hold is not asked about ("is Nolan a film")
-        classes = frozenset(anchor.candidate.classes) or None
-        if anchor.mention not in cand.anchors and isinstance(anchor.node, Entity) and en.schema.meets(cand.types, classes):
+    for anchor in q.anchors:
+        if anchor.mention not in cand.anchors and isinstance(anchor.node, Entity) and _may_hold(cand, anchor):
             yield en.typed(In(anchor.node, cand.program), cand.anchors | {anchor.mention})
+
+
+def _may_hold(cand: ProgramCandidate, anchor: Anchor) -> bool:
+    """Whether the entity may be one of the set's members: it has one of their classes, where both are known.
+    An entity's classes are those of every role it fills, so a member of the set has the set's class; classes
+    that merely share members are not enough ("Did Christopher Nolan write Inception" was asked as whether Nolan
+    is one of the films Inception's writer wrote: MoviesKG's `person` and `movie` share an entity or two)."""
+    classes = frozenset(anchor.candidate.classes)
+    return not classes or cand.types is None or bool(classes & cand.types)
 
 
 def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:

@@ -50,7 +50,7 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 23  # part of the answer-cache key: bump when reasoning changes (23: an entity's usual ties)
+REASONER_VERSION = 24  # part of the answer-cache key: bump when reasoning changes (24: yes/no asks about an entity of the set's class)
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
