@@ -13,7 +13,6 @@ The module is longer than 400 lines because the rules are one table, read in one
 
 from __future__ import annotations
 
-import logging
 from functools import reduce
 from typing import Callable, Iterable
 
@@ -43,14 +42,11 @@ from engine.programs.sexpr import (
     to_text,
 )
 from engine.programs.validate import NUMERIC_KINDS, validate
-from kg_adapters.base import KGError
 from kg_adapters.schema import RelationInfo
 
 from .question import Anchor, Question
 from .search import ProgramCandidate
-from .usual import UsualTies
-
-log = logging.getLogger(__name__)
+from .usual import UsualTies, incident
 
 AND_POOL = 24  # kept candidates that new beam members may be ANDed with
 JOIN_MAX_ANSWERS = 10_000  # larger sets are still counted, ranked and intersected, but not joined further
@@ -177,23 +173,9 @@ class Enumerator:
 
     def relations_taken_part_in(self, iris: list[str]) -> set[tuple[str, str]] | None:
         """(relation name, side) for every schema relation one of the entities takes part in, in one query;
-        None when the store could not answer (a timeout). Mirrors are left out: they are walked as (R primary)."""
-        values = " ".join(f"<{iri}>" for iri in iris)
-        sparql = (
-            f'SELECT DISTINCT ?p ?side WHERE {{ VALUES ?x {{ {values} }} {{ ?x ?p ?o BIND("subject" AS ?side) }} '
-            f'UNION {{ ?s ?p ?x BIND("object" AS ?side) }} }}'
-        )
-        try:
-            rows = self.executor.select(sparql)[0].rows
-        except KGError as err:
-            log.info("relations of %d entities: %s", len(iris), err)
-            return None
-        found = set()
-        for p, side in rows:
-            info = self.schema.relation(p.value) if p is not None else None
-            if info is not None and side is not None and not info.mirror_of:
-                found.add((info.name, side.value))
-        return found
+        None when the store could not answer (a timeout)."""
+        found = incident(self.executor, self.schema, iris)
+        return None if found is None else set(found)
 
 
 # ==================================================================== step 1: one rule per anchor kind

@@ -89,22 +89,34 @@ class UsualTies:
             known = self._ties.get(iri)
         if known is not None:
             return known
-        sparql = (
-            f'SELECT ?p ?side (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {{ <{iri}> ?p ?x BIND("subject" AS ?side) }} '
-            f'UNION {{ ?x ?p <{iri}> BIND("object" AS ?side) }} }} GROUP BY ?p ?side'
-        )
-        try:
-            rows = self.executor.select(sparql)[0].rows
-        except KGError as err:
-            log.info("ties of %s: %s", iri, err)
+        found = incident(self.executor, self.schema, [iri], counted=True)
+        if found is None:
             return {}
-        found: Ties = {}
-        for p, side, n in rows:
-            info = self.schema.relation(p.value) if p is not None else None
-            if info is not None and side is not None and n is not None and not info.mirror_of:
-                found[(info.name, side.value)] = found.get((info.name, side.value), 0) + int(n.value)
         with self._lock:
             if len(self._ties) > 50_000:
                 self._ties.clear()
             self._ties[iri] = found
         return found
+
+
+def incident(executor: Executor, schema: Schema, iris: list[str], counted: bool = False) -> Ties | None:
+    """(relation name, side) for every schema relation one of the entities takes part in, in one query, with
+    the distinct neighbours it gives them where `counted` (else 0); None when the store could not answer (a
+    timeout). Mirrors are left out: they are walked as (R primary)."""
+    values = " ".join(f"<{iri}>" for iri in iris)
+    head = "?p ?side (COUNT(DISTINCT ?o) AS ?n)" if counted else "DISTINCT ?p ?side"
+    sparql = (
+        f'SELECT {head} WHERE {{ VALUES ?x {{ {values} }} {{ ?x ?p ?o BIND("subject" AS ?side) }} '
+        f'UNION {{ ?o ?p ?x BIND("object" AS ?side) }} }}' + (" GROUP BY ?p ?side" if counted else "")
+    )
+    try:
+        rows = executor.select(sparql)[0].rows
+    except KGError as err:
+        log.info("relations of %d entities: %s", len(iris), err)
+        return None
+    found: Ties = {}
+    for p, side, *n in rows:
+        info = schema.relation(p.value) if p is not None else None
+        if info is not None and side is not None and not info.mirror_of:
+            found[(info.name, side.value)] = int(n[0].value) if n and n[0] is not None else 0
+    return found
