@@ -182,3 +182,19 @@ def test_a_negation_of_a_relation_of_the_set_s_own_name_leaves_the_name_free(fil
     (Ridley Scott's writing is left out, and he stays in the set): any name may stand in it."""
     question = _reader(films, config, embedder).read("harrison ford movies ridley scott directed but didn't write")
     assert question.asks_negation and not question.negated
+
+
+def test_a_count_is_never_of_one_value_the_kg_holds(geo, config, embedder) -> None:
+    """ "how many people live in Canada" asks for Canada's population: counting its one population value
+    answers 1 whatever the population is."""
+    question = _reader(geo, config, embedder).read("how many people live in Brazil?")
+    value = _executed(geo, '(JOIN (R population) "Brazil")', frozenset({0}))
+    assert not any(t.startswith("(COUNT") for t in _extended(geo, config, question, value))
+    neighbours = _executed(geo, '(JOIN neighbour "Brazil")', frozenset({0}))
+    assert '(COUNT (JOIN neighbour "Brazil"))' in _extended(geo, config, question, neighbours)
+
+
+def test_a_class_ranked_against_all_the_rest_is_built_for_than_any_other(geo, config, embedder) -> None:
+    question = _reader(geo, config, embedder).read("which currency is used by more countries than any other?")
+    built = {c.text for c in Enumerator(geo, config).first(question)}
+    assert "(ARGMAX Currency (COUNT (R currency)))" in built

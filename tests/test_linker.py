@@ -69,6 +69,9 @@ def test_a_last_name_names_the_person(films) -> None:
     assert [c.label for c in top_candidates(index.link("which lucas films star harrison ford"), "lucas")] == ["George Lucas"]
     # a word that is no name's last word, or a stop word, names nobody
     assert entity_labels(index.link("what did Ridley direct")) == []
+    # an English word names a person only written as a name
+    assert [c.label for c in top_candidates(index.link("which films did Ford star in"), "Ford")] == ["Harrison Ford"]
+    assert entity_labels(index.link("which films did the ford star in")) == []
 
 
 def top_candidates(linking: Linking, text: str) -> tuple[Candidate, ...]:
@@ -207,6 +210,13 @@ def test_declared_types_ambiguity_and_fallback_labels(geo: LabelIndex) -> None:
     assert len(geo.link("Paris", top_k=1).mentions[0].candidates) == 1
 
 
+def test_a_word_in_capitals_names_what_it_abbreviates(geo: LabelIndex) -> None:
+    assert [c.label for c in top_candidates(geo.link("which cities are in the US"), "US")] == ["United States"]
+    assert top(geo.link("which cities are in the USA"), "the USA").iri == "http://ex.org/usa2"  # a label first
+    assert entity_labels(geo.link("tell us the cities of France")) == ["France"]  # "us", no capitals
+    assert entity_labels(geo.link("WHICH CITIES ARE IN THE US")) == []  # capitals tell nothing there
+
+
 # ------------------------------------------------------------------ MoviesKG
 @pytest.fixture(scope="module")
 def movies(tmp_path_factory) -> LabelIndex:
@@ -238,10 +248,19 @@ def test_moviekg_questions(movies: LabelIndex, question: str, mention: str, labe
     assert kind in cand.classes
 
 
-def test_moviekg_surname_is_the_person_beside_the_tag(movies: LabelIndex) -> None:
-    """MoviesKG tags films "spielberg": the tag keeps the first slot, the person takes the free one."""
+def test_moviekg_a_keyword_yields_to_the_name_it_copies(movies: LabelIndex) -> None:
+    """MoviesKG tags films "spielberg" and "harrison ford": the person of that name is meant, unless the
+    question names tags."""
     cands = top_candidates(movies.link("Spielberg movies without Tom Hanks"), "Spielberg")
-    assert [(c.label, "person" in c.classes) for c in cands] == [("spielberg", False), ("Steven Spielberg", True)]
+    assert [(c.label, "person" in c.classes) for c in cands] == [("Steven Spielberg", True)]
+    assert [c.label for c in top_candidates(movies.link("avg release year of harrison ford films"), "harrison ford")] \
+        == ["Harrison Ford"]
+    # a keyword of English words is a topic of its own: the tag "horror" beside the genre Horror stays
+    assert {c.label for c in top_candidates(movies.link("which horror movies are there"), "horror")} == {"horror",
+                                                                                                       "Horror"}
+    tagged = top_candidates(movies.link("which films have the tag brad pitt"), "brad pitt")
+    assert {c.label for c in tagged} == {"brad pitt", "Brad Pitt"}
+    assert [c.label for c in top_candidates(movies.link("movies tagged spielberg"), "spielberg")][0] == "spielberg"
 
 
 def test_moviekg_no_tags_for_question_words(movies: LabelIndex) -> None:

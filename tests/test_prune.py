@@ -21,3 +21,18 @@ def test_an_and_with_a_class_that_changes_nothing_types_its_set(geo: KnowledgeGr
     idle = _candidate(geo, "(AND Country (gt population 50000000))", frozenset({"Country"}), parent=populous)
     assert not pruner._execute(search, idle)  # kept out: it answers what its parent does
     assert populous.types == frozenset({"Country"})
+
+
+def test_a_ranking_that_ties_most_of_its_set_ranks_nothing(geo: KnowledgeGraph, config) -> None:
+    """Every country has one currency: "the country with the most currencies" is all of them, no ranking."""
+    pruner, search = Pruner(geo.schema, geo.executor, None, config), Search()
+    everyone = _candidate(geo, "(ARGMAX Country (COUNT currency))", frozenset({"Country"}))
+    assert not pruner._execute(search, everyone)
+    assert search.dropped[-1][1] == "a ranking that keeps most of its set"
+    tied = _candidate(geo, "(ARGMAX Country (COUNT neighbour))", frozenset({"Country"}))
+    assert pruner._execute(search, tied)  # four of eleven tie at three neighbours: still a ranking
+    assert len(tied.keys) == 4
+    europe = _candidate(geo, '(JOIN continent "Europe")', frozenset({"Country"}))
+    assert pruner._execute(search, europe)
+    most = _candidate(geo, '(ARGMAX (JOIN continent "Europe") (COUNT currency))', frozenset({"Country"}), parent=europe)
+    assert not pruner._execute(search, most)

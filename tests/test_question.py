@@ -129,12 +129,67 @@ def test_a_bracketed_name_that_matches_nothing_leaves_the_question_unlinked(read
 
 
 @pytest.mark.parametrize(
+    "question, asks_count, asks_superlative",
+    [
+        ("how many films did ridley scott direct", True, False),
+        ("what is the number of films by ridley scott", True, False),
+        ("which actor starred in the highest number of films", False, True),  # the count ranks
+        ("the most common genre (by number of films)", False, True),
+    ],
+)
+def test_a_count_that_only_ranks_is_not_asked_for(reader: QuestionReader, question: str, asks_count: bool,
+                                                  asks_superlative: bool) -> None:
+    read = reader.read(question)
+    assert (read.asks_count, read.asks_superlative) == (asks_count, asks_superlative)
+
+
+@pytest.mark.parametrize(
+    "question, asked, ranks_another",
+    [
+        ("what's the most widely used genre", {"genre"}, False),  # modifiers between the wh-word and the noun
+        ("what is the two word genre tag of alien", set(), False),  # "genre" does not end its phrase
+        ("which actor starred in the most films", {"person"}, False),  # "most films" counts films
+        ("which actor starred in the earliest film", {"person"}, True),  # films ranked, their actors asked
+    ],
+)
+def test_what_a_superlative_ranks(reader: QuestionReader, question: str, asked: set, ranks_another: bool) -> None:
+    read = reader.read(question)
+    assert asked <= read.asked_types and read.ranks_another is ranks_another
+    assert asked or "genre" not in read.asked_types
+
+
+@pytest.mark.parametrize(
+    "question, rankings",
+    [
+        ("which is the oldest film by ridley scott", ("ARGMIN",)),  # the least year
+        ("which film released after 1980 is the oldest", ("ARGMIN",)),  # the superlative decides, not "after"
+        ("alien or blade runner, which is older", ("ARGMIN",)),
+        ("who directed the most films", ("ARGMAX",)),
+        ("the southernmost city of chile", ("ARGMAX", "ARGMIN")),  # no word of degree: both
+    ],
+)
+def test_the_way_a_ranking_goes(reader: QuestionReader, question: str, rankings: tuple) -> None:
+    assert reader.read(question).rankings == rankings
+
+
+def test_who_ranks_people_where_the_question_names_no_one(reader: QuestionReader) -> None:
+    """ "who has the most writing credits": no name, no class word; "who" asks for the people to rank."""
+    read = reader.read("who has the most writing credits")
+    assert read.classes and set(read.classes) <= read.asked_types and not read.unlinked
+    assert reader.read("who has writing credits").unlinked  # nothing to rank: nothing to start from
+    films = reader.read("who directed the most films")  # the films are counted, the people ranked
+    assert "movie" in films.classes and set(films.classes) & films.asked_types - {"movie"}
+
+
+@pytest.mark.parametrize(
     "question, asks_superlative",
     [
         ("which is the earliest film of ridley scott", True),
         ("the best film by ridley scott", True),  # irregular: good, better, best
         ("which actor starred in the most films", True),
         ("the southernmost city of chile", True),
+        ("which language is the main language of more countries than any other", True),  # against all the rest
+        ("which films are longer than alien", False),
         ("which films are set in a forest", False),  # -est, but not an adjective's
         ("almost every film by ridley scott", False),
         ("who directed alien", False),

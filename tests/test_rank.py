@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.answer.rank import Ranker, fits_asked, what_is_asked
+from engine.answer.asked import fits_asked, what_is_asked
+from engine.answer.rank import Ranker
 from engine.answer.rank import repeats as _repeats
 from engine.answer.search import ProgramCandidate
 from engine.programs.kg import KnowledgeGraph
@@ -76,8 +77,8 @@ def test_a_finalist_fits_every_cue_the_question_has(asked_types, superlative, pr
 
 def _cues(**given) -> SimpleNamespace:
     """A question's cues (engine.answer.question.Question), none asked unless given."""
-    cues = dict(asks_count=False, asked_types=frozenset(), asks_superlative=False, asks_negation=False,
-                asks_yes_no=False, aggregate=None, compared=frozenset(), choice=())
+    cues = dict(asks_count=False, asked_types=frozenset(), ranks_another=False, asks_superlative=False,
+                asks_negation=False, asks_yes_no=False, aggregate=None, compared=frozenset(), choice=())
     return SimpleNamespace(**{**cues, **given})
 
 
@@ -97,6 +98,38 @@ def _cues(**given) -> SimpleNamespace:
 def test_the_new_operators_fit_their_cues(cues: dict, program: str, fits: bool) -> None:
     cand = ProgramCandidate(parse(program), program, frozenset(), frozenset({"movie"}))
     assert fits_asked(_cues(**cues), cand) is fits
+
+
+@pytest.mark.parametrize(
+    "program, types, fits",
+    [
+        ('(COUNT (JOIN directed_by "Ridley Scott"))', frozenset({"integer"}), True),
+        ('(JOIN (R has_imdb_votes) "Alien")', frozenset({"integer"}), True),  # "how many votes did Alien get"
+        ('(JOIN (R release_year) "Alien")', frozenset({"year"}), False),  # a year is no amount
+        ('(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False),
+    ],
+)
+def test_how_many_is_answered_by_a_count_or_by_one_number_the_kg_holds(program, types, fits) -> None:
+    cand = ProgramCandidate(parse(program), program, frozenset(), types)
+    assert fits_asked(_cues(asks_count=True), cand) is fits
+    assert fits_asked(_cues(), cand) is False
+
+
+@pytest.mark.parametrize(
+    "asked, program, types, fits",
+    [
+        ("Country", "(ARGMAX Country (COUNT neighbour))", "Country", True),
+        # "which country has the most neighbours": not the neighbours of the country with the most
+        ("Country", "(JOIN (R neighbour) (ARGMAX Country (COUNT neighbour)))", "Country", False),
+        # "what is the population of the largest country": a value of the ranked one
+        ("integer", "(JOIN (R population) (ARGMAX Country area))", "integer", True),
+    ],
+)
+def test_a_ranking_of_the_things_asked_for_is_the_answer_not_a_walk_from_it(asked, program, types, fits) -> None:
+    cand = ProgramCandidate(parse(program), program, frozenset(), frozenset({types}))
+    assert fits_asked(_cues(asks_superlative=True, asked_types=frozenset({asked})), cand) is fits
+    # "which city is the capital of the largest country": the ranking is of another class, walked from
+    assert fits_asked(_cues(asks_superlative=True, asked_types=frozenset({asked}), ranks_another=True), cand) is True
 
 
 def test_what_is_asked_reads_the_cues(films: KnowledgeGraph) -> None:
@@ -121,13 +154,14 @@ def test_a_candidate_that_fits_the_cues_is_a_finalist_whatever_it_scores(films: 
     ranker = Ranker(films.schema, None, config, lambda iri: ())
     yes_no = _cues(asks_yes_no=True)
     assert ranker.with_fitting(yes_no, [one], [one, lower, low]) == [one, low, lower]
-    assert ranker.with_fitting(yes_no, [one, low], [one, lower, low]) == [one, low]  # one fits already
+    assert ranker.with_fitting(yes_no, [one, low], [one, lower, low]) == [one, low, lower]  # the best other one
+    assert ranker.with_fitting(yes_no, [one, low, lower], [one, lower, low]) == [one, low, lower]
     assert ranker.with_fitting(_cues(), [one], [one, low]) == [one]  # nothing asked
 
 
 def test_a_finalist_narrowed_to_what_is_asked_is_a_finalist(films: KnowledgeGraph, config) -> None:
     """ "the latest Ridley Scott movie": the ranking of a finalist that does not rank joins the finalists even
-    where another finalist ranks already; a ranking of no finalist does not."""
+    where another finalist ranks already; of the other rankings, only the best-scored one joins."""
 
     def cand(text: str, forward: float, parent: ProgramCandidate | None = None) -> ProgramCandidate:
         program = parse(text)
@@ -140,7 +174,10 @@ def test_a_finalist_narrowed_to_what_is_asked_is_a_finalist(films: KnowledgeGrap
     other = cand('(ARGMIN (JOIN starred_actors "Sigourney Weaver") release_year)', -5.0)
     ranker = Ranker(films.schema, None, config, lambda iri: ())
     question = _cues(asks_superlative=True)
-    assert ranker.with_fitting(question, [scott, ranked], [scott, ranked, other, latest]) == [scott, ranked, latest]
+    assert ranker.with_fitting(question, [scott, ranked], [scott, ranked, other, latest]) == [scott, ranked, latest,
+                                                                                              other]
+    worse = cand('(ARGMIN (JOIN starred_actors "Harrison Ford") release_year)', -7.0)
+    assert ranker.with_fitting(question, [scott, ranked], [scott, ranked, worse, other, latest])[-1] is other
     assert ranker.with_fitting(_cues(), [scott], [scott, latest]) == [scott]  # nothing asked
 
 

@@ -25,7 +25,8 @@ from engine.answer.metrics import (
 from engine.answer.named import NAMED_WEIGHT
 from engine.answer.rank import NAMES_WEIGHT, SIMILARITY_WEIGHT, Alternative
 from engine.answer.usual import UNUSUAL_WEIGHT
-from engine.answer.reasoner import QuestionResult, Reasoner, Timings, _reached
+from engine.answer.extend import reached, unheard
+from engine.answer.reasoner import QuestionResult, Reasoner, Timings
 from engine.answer.search import ProgramCandidate, Search
 from engine.bootstrap.corpus import Corpus, CorpusRecord, Manifest
 from engine.bootstrap.explorer import Explorer
@@ -132,18 +133,18 @@ def test_one_hop_question(reasoner: Reasoner) -> None:
 
 def test_search_goes_on_until_a_program_walks_every_relation_the_question_names(reasoner: Reasoner) -> None:
     """"the release years of the films starring X" names two relations: X's films alone, however well they
-    score, do not end the search (reasoner._reached)."""
+    score, do not end the search (extend.reached)."""
     question = reasoner.read("what are the release years of the films starring Harrison Ford")
     search = Search()
     for text, named in (('(JOIN starred_actors "Harrison Ford")', 1),
                         ('(JOIN (R release_year) (JOIN starred_actors "Harrison Ford"))', 2)):
-        cand = ProgramCandidate(parse(text), text, frozenset(), None, execution=reasoner.executor.execute(text),
-                                named=named)
+        cand = ProgramCandidate(parse(text), text, frozenset(), validate(parse(text), reasoner.schema),
+                                execution=reasoner.executor.execute(text), named=named)
         search.scored.append(cand)
-        reached = _reached(question, search)
-        assert reached is (named == 2), text
+        done = reached(question, search)
+        assert done is (named == 2), text
     # a question naming no relation, and asking for nothing in particular, is reached by any program
-    assert _reached(reasoner.read("Star Wars"), search)
+    assert reached(reasoner.read("Star Wars"), search)
 
 
 def test_count_question(reasoner: Reasoner) -> None:
@@ -350,3 +351,26 @@ def test_inverse_consistency_scores_only_a_real_choice(reasoner: Reasoner) -> No
     pair = reasoner.ranker.rerank(question, exemplars, [films_of, writer, director])
     assert {c.text for c, a in pair if a.inverse is not None} == {writer.text, director.text}
     assert pair[-1][0] is films_of and pair[-1][1].inverse is None
+
+
+def test_each_name_is_extended_once_where_the_best_set_holds_readings_of_another() -> None:
+    """ "dicaprio movies more recent than the departed": the best set held only readings of The Departed, so
+    DiCaprio's films were never ANDed with the later films. The best kept reading of an unheard name is."""
+    from types import SimpleNamespace
+
+    def cand(text: str, anchors: set[int], forward: float) -> ProgramCandidate:
+        return ProgramCandidate(parse(text), text, frozenset(anchors), None, forward=forward)
+
+    departed = cand('(gt release_year "The Departed")', {1}, -1.0)
+    his = cand('(JOIN starred_actors "Leonardo DiCaprio")', {0}, -3.0)
+    written = cand('(JOIN written_by "Leonardo DiCaprio")', {0}, -4.0)
+    years = cand('(JOIN (R release_year) (JOIN starred_actors "Leonardo DiCaprio"))', {0}, -0.5)
+    search = Search(pool=[departed, his, written, years])
+    two_names = SimpleNamespace(anchors=[SimpleNamespace(mention=0), SimpleNamespace(mention=1)])
+    assert unheard(two_names, search, [departed]) == [his]
+    assert unheard(two_names, search, [departed, years]) == [his]  # a longer reading of the name is no base
+    assert unheard(two_names, search, [departed, written]) == []  # a one-hop reading is extended now
+    search.expanded.add(his.program)
+    assert unheard(two_names, search, [departed]) == []  # heard once already
+    one_name = SimpleNamespace(anchors=[SimpleNamespace(mention=1)])
+    assert unheard(one_name, Search(pool=[departed]), [departed]) == []

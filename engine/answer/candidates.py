@@ -42,7 +42,7 @@ from engine.programs.sexpr import (
     to_text,
 )
 from engine.programs.validate import NUMERIC_KINDS, validate
-from kg_adapters.schema import RelationInfo
+from kg_adapters.schema import RelationInfo, Schema
 
 from .question import Anchor, Question
 from .search import ProgramCandidate
@@ -243,15 +243,14 @@ def _choice(en: Enumerator, q: Question, names: frozenset[int], union: tuple[Ent
     if len(q.choice) < 2:
         return
     # by a number ("which is bigger"), or by how many things each has over a relation ("who directed more films,
-    # X or Y": (COUNT (R directed_by))); in the direction the degree word says ("smaller": ARGMIN), else both
+    # X or Y": (COUNT (R directed_by))); in the direction the degree word says ("smaller", "oldest": ARGMIN)
     observed = sorted({pair for node in union for pair in en.incident_relations(node.iri)})
     infos = [(en.schema.relation(name), side) for name, side in observed]
     paths = en.numeric_paths(typed.types) + [
         Degree(Relation(info.name) if side == "subject" else Reverse(Relation(info.name))) for info, side in infos
         if info is not None and en.schema.literal_kind(info) == "entity"]
-    ops = {("gt", "ge"): ("ARGMAX",), ("lt", "le"): ("ARGMIN",)}.get(q.comparatives, ("ARGMAX", "ARGMIN"))
     for path in paths:
-        for op in ops:
+        for op in q.rankings:
             yield en.typed(Superlative(op, typed.program, path), typed.anchors)
 
 
@@ -262,7 +261,7 @@ def _class_rankings(en: Enumerator, q: Question, name: str) -> Built:
         return
     types = frozenset({name})
     for path in en.numeric_paths(types) + en.degree_paths(types):
-        for op in ("ARGMAX", "ARGMIN"):
+        for op in q.rankings:
             yield en.typed(Superlative(op, Class(name), path), frozenset())
 
 
@@ -293,8 +292,10 @@ def _and_class(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
 
 
 def _count(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
-    """COUNT, when the question asks for a number."""
-    if q.asks_count:
+    """COUNT, when the question asks for a number; never of one value of a literal ("how many people live in
+    Canada" is Canada's population, not (COUNT (JOIN (R population) "Canada")) = 1)."""
+    one_value = cand.size == 1 and cand.types and all(_is_literal_class(en.schema, t) for t in cand.types)
+    if q.asks_count and not one_value:
         yield en.typed(Count(cand.program), cand.anchors)
 
 
@@ -303,7 +304,7 @@ def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners:
     if cand.size <= 1:
         return
     for path in en.numeric_paths(cand.types):
-        for op in ("ARGMAX", "ARGMIN"):
+        for op in q.rankings:
             yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
 
 
@@ -318,10 +319,10 @@ def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,
         # (ARGMAX (JOIN (R currency) S) (COUNT (R currency) S))
         step = cand.program.relation
         if isinstance(step, (Relation, Reverse)):
-            for op in ("ARGMAX", "ARGMIN"):
+            for op in q.rankings:
                 yield en.typed(Superlative(op, cand.program, Degree(step, cand.program.arg)), cand.anchors, parent=cand)
     for path in en.degree_paths(cand.types):
-        for op in ("ARGMAX", "ARGMIN"):
+        for op in q.rankings:
             yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
 
 
@@ -397,6 +398,11 @@ EXTENSION_RULES: tuple[ExtensionRule, ...] = (
     # the operators of issue 13, each gated by its cue in the question
     _degree_superlatives, _aggregates, _membership, _negations,
 )
+
+
+def _is_literal_class(schema: Schema, name: str) -> bool:
+    info = schema.class_(name)
+    return info is not None and info.is_literal
 
 
 def _overlaps(names: tuple[str, ...], types: frozenset[str] | None) -> bool:

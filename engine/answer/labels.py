@@ -50,6 +50,16 @@ class LabelData:
     max_tokens: int
 
 
+# entity -> (its best score, the label record that got it), as the linker's lookups gather them
+Scored = dict[int, tuple[float, int]]
+
+
+def keep_better(scored: Scored, entity: int, score: float, record: int) -> None:
+    """Records `score` for `entity` where it beats the one it has."""
+    if entity not in scored or score > scored[entity][0]:
+        scored[entity] = (score, record)
+
+
 def cache_name(store: KGStore, schema: Schema) -> str:
     fingerprint = store.info.fingerprint
     schema_key = "|".join(

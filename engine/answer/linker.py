@@ -31,7 +31,13 @@ How a question is linked (`LabelIndex.link`):
   normalised label, or fuzzy ties, are decided later by execution and scoring.
   Ties are broken by how many triples the entity is part of.
 * A word that ends names ("spielberg") also names the best-connected such name in a slot label matches leave
-  free (`_name_parts`): MoviesKG's tag "spielberg" and Steven Spielberg are both tried.
+  free (`name_forms.py`): MoviesKG's tag "spielberg" and Steven Spielberg are both tried. An English word
+  ("common": Ealing Common) does so only capitalised where capitals tell names.
+* A keyword (a label in lower case: a tag "harrison ford") yields to a name (a capitalised label) that the
+  same words name, unless the question names the keyword's class.
+* A word in capitals where capitals tell names ("US", "UK") also names the best-connected names it abbreviates:
+  labels of two to five capitalised words whose initials spell it, "of", "the" and "and" left out
+  ("United States", "United Kingdom"): the best-connected one, in a free slot.
 """
 
 from __future__ import annotations
@@ -53,8 +59,9 @@ from kg_adapters.base import KGStore
 from kg_adapters.schema import Schema
 
 from .derive import PlaceAdjectives
-from .labels import LabelData, cache_name, read_labels
+from .labels import LabelData, Scored, cache_name, keep_better, read_labels
 from .mentions import Candidate, Linking, Mention, literal_candidate
+from .name_forms import NameForms, is_english_word, names_over_keywords
 from .retrieve import TextEmbedder
 from .synonyms import SchemaSynonyms, mark_schema_words
 from .words import (
@@ -76,12 +83,6 @@ SCORE_NORMALISED = 0.9
 SCORE_VARIANT = 0.85  # leading "the" dropped, spaces removed
 SCORE_CLASS = 0.95
 SCORE_FUZZY_MAX = 0.8
-SCORE_NAME_PART = 0.7  # below every fuzzy match a name would get: only a free top_k slot takes it
-# A name's last word names it ("Spielberg": Steven Spielberg) in labels of two or three capitalised words, the
-# first no stop word, where it ends half the labels holding it or more: on MoviesKG "spielberg" 2 of 2, "scorsese"
-# 1 of 2; on the geography KG "north" 13 of 90 ("further north" had linked "Agincourt North"; session 11).
-_NAME_WORD = re.compile(r"[A-Z][\w.'-]*")
-
 _BRACKET = re.compile(r"\[([^\[\]]+)\]")
 
 
@@ -103,6 +104,7 @@ class LabelIndex:
                     postings[word].append(key)
         self._keys_by_len = dict(by_len)
         self._postings = dict(postings)
+        self.forms = NameForms(data, self._postings, self.stop)
         self._first_label: dict[int, int] | None = None
         self._lock = threading.Lock()
 
@@ -264,10 +266,14 @@ class LabelIndex:
         entities: list[Candidate] = []
         if entity_allowed:
             labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
-            entities = self.places.with_derived(ctx, j, key, labelled)  # "japanese cities": Japan
-            if ntok == 1 and len(entities) < ctx.top_k:
-                taken = {c.iri for c in entities}
-                entities += [c for c in self._name_parts(key) if c.iri not in taken][:ctx.top_k - len(entities)]
+            entities = names_over_keywords(self.places.with_derived(ctx, j, key, labelled), ctx.folded,
+                                           self.class_words)
+            if ntok == 1 and len(entities) < ctx.top_k and (ctx.capital[i] or not is_english_word(key)):
+                # an English word ("common", "stone") names a person only written as a name: "Stone films"
+                entities += self._free_slots(entities, self.forms.parts(key), ctx.top_k - len(entities))
+            if ntok == 1 and len(entities) < ctx.top_k and ctx.case_matters and surface.isupper():
+                entities += self._free_slots(entities, self.forms.acronym(key), 1)
+            entities = names_over_keywords(entities, ctx.folded, self.class_words)
             if not entities and fuzzy and self._fuzzy_allowed(ctx, i, j, key):
                 entities = self._fuzzy(key, ctx.top_k, blocking=ctx.folded[i:j] if ntok > 1 else None)
         if literal is not None:
@@ -276,24 +282,10 @@ class LabelIndex:
             return [*entities, *class_cands]
         return class_cands or entities
 
-    def _name_parts(self, word: str) -> list[Candidate]:
-        """Entities whose name ends with this word, best-connected first ("spielberg": Steven Spielberg)."""
-        d = self._d
-        if len(word) < 4 or word in self.stop:
-            return []
-        holding = self._postings.get(word, ())
-        ending = [key for key in holding if key.split()[-1] == word]
-        if 2 * len(ending) < len(holding):  # a word that mostly ends names; not "north" ("North Bay", "X North")
-            return []
-        scored: dict[int, tuple[float, int]] = {}
-        for key in ending:
-            words = key.split()
-            if len(words) > 3 or words[0] in self.stop:
-                continue
-            for r in d.keys.get(key, ()):
-                if all(_NAME_WORD.fullmatch(w) for w in d.label_surface[r].replace("_", " ").split()):
-                    _better(scored, d.label_entity[r], SCORE_NAME_PART, r)
-        return self._ranked(scored, len(scored))
+    def _free_slots(self, entities: list[Candidate], scored: Scored, slots: int) -> list[Candidate]:
+        """The best-connected of `scored` not among `entities`, for `slots` free places."""
+        taken = {c.iri for c in entities}
+        return [c for c in self._ranked(scored, len(scored)) if c.iri not in taken][:slots]
 
     def _fuzzy_allowed(self, ctx: QuestionTokens, i: int, j: int, key: str) -> bool:
         """Typo matching only for spans that look like names, never for common words."""
@@ -318,17 +310,17 @@ class LabelIndex:
         Without `case` (a question with no telling capitals) "written the same" ignores case.
         """
         d = self._d
-        scored: dict[int, tuple[float, int]] = {}
+        scored: Scored = {}
         wanted = surface if case else surface.casefold()
         for r in d.keys.get(key, ()):
             same = (d.label_surface[r] if case else d.label_surface[r].casefold()) == wanted
-            _better(scored, d.label_entity[r], SCORE_EXACT if same else SCORE_NORMALISED, r)
+            keep_better(scored, d.label_entity[r], SCORE_EXACT if same else SCORE_NORMALISED, r)
         compact = key.replace(" ", "")
         stripped = key[4:] if key.startswith("the ") and len(key) > 6 else None
         for variant in {key, compact, stripped} - {None}:
             records = [*d.variants.get(variant, ()), *(d.keys.get(variant, ()) if variant != key else ())]
             for r in records:
-                _better(scored, d.label_entity[r], SCORE_VARIANT, r)
+                keep_better(scored, d.label_entity[r], SCORE_VARIANT, r)
         return self._ranked(scored, top_k, surface if case else None)
 
     def _fuzzy(self, key: str, top_k: int, max_d: int | None = None, blocking: list[str] | None = None) -> list[Candidate]:
@@ -349,16 +341,16 @@ class LabelIndex:
                 pools = [lists[0]] if len(lists) == 1 else [list(set().union(*lists))]
         if not pools:
             pools = [self._keys_by_len.get(n, []) for n in range(len(key) - max_d, len(key) + max_d + 1)]
-        scored: dict[int, tuple[float, int]] = {}
+        scored: Scored = {}
         for pool in pools:
             if not pool:
                 continue
             for other, dist in _nearest(key, pool, max_d):
                 score = round(SCORE_FUZZY_MAX * (1 - dist / max(len(key), len(other))), 4)
                 for r in d.keys.get(other, ()):
-                    _better(scored, d.label_entity[r], score, r)
+                    keep_better(scored, d.label_entity[r], score, r)
                 for r in d.variants.get(other, ()):
-                    _better(scored, d.label_entity[r], round(score * 0.95, 4), r)
+                    keep_better(scored, d.label_entity[r], round(score * 0.95, 4), r)
         return self._ranked(scored, top_k)
 
     def _lookup_bracketed(self, text: str, top_k: int) -> list[Candidate]:
@@ -377,7 +369,7 @@ class LabelIndex:
             return []
         return self._fuzzy(key, top_k, max_d=1 if letters < 7 else 2 if letters < 13 else 3)
 
-    def _ranked(self, scored: dict[int, tuple[float, int]], top_k: int, text: str | None = None) -> list[Candidate]:
+    def _ranked(self, scored: Scored, top_k: int, text: str | None = None) -> list[Candidate]:
         """Best score first; ties: the label written exactly as `text`, then the better-connected entity."""
         d = self._d
         order = sorted(
@@ -388,11 +380,6 @@ class LabelIndex:
             Candidate("entity", d.labels[r], d.iris[e], score, d.classes[e])
             for e, (score, r) in order[:top_k]
         ]
-
-
-def _better(scored: dict[int, tuple[float, int]], entity: int, score: float, record: int) -> None:
-    if entity not in scored or score > scored[entity][0]:
-        scored[entity] = (score, record)
 
 
 def _nearest(key: str, choices: list[str], max_d: int) -> list[tuple[str, int]]:

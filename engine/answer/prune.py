@@ -24,6 +24,7 @@ from engine.programs.sexpr import (
     Node,
     Program,
     ProgramError,
+    Superlative,
     is_set,
     to_text,
     transform,
@@ -34,7 +35,8 @@ from kg_adapters.schema import Schema
 
 from .named import share
 from .question import Question
-from .rank import asks_operator, fits_asked, relevance
+from .asked import asks_operator, fits_asked
+from .rank import relevance
 from .retrieve import TextEmbedder
 from .search import ProgramCandidate, Search
 from .usual import UsualTies
@@ -127,6 +129,9 @@ class Pruner:
             return False
         cand.execution = execution
         cand.keys = frozenset(a.iri or a.label for a in execution.answers) if execution.count is None else frozenset()
+        if self._ranks_nothing(cand):
+            search.dropped.append((cand, "a ranking that keeps most of its set"))
+            return False
         parent = cand.parent
         if parent is not None and parent.execution is not None and cand.keys == parent.keys:
             if isinstance(cand.program, And) and isinstance(cand.program.left, Class):
@@ -135,6 +140,22 @@ class Pruner:
                 parent.types = cand.types
             return False  # an AND or superlative that changes nothing
         return True
+
+
+    def _ranks_nothing(self, cand: ProgramCandidate) -> bool:
+        """Whether a superlative ties more than half the set it ranks: "the European country with the most
+        capitals" is nearly every European country (each has one), and read like "the most cities" to the
+        scorer. A ranking answers with its top few."""
+        program = cand.program
+        if not isinstance(program, Superlative) or len(cand.keys) < 2:
+            return False
+        if cand.parent is not None and cand.parent.execution is not None:
+            ranked = len(cand.parent.keys)
+        elif isinstance(program.arg, Class) and self.schema.class_(program.arg.name) is not None:
+            ranked = self.schema.class_(program.arg.name).size
+        else:
+            return False
+        return 2 * len(cand.keys) > ranked
 
 
 def _narrows(question: Question, cand: ProgramCandidate) -> bool:

@@ -23,22 +23,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lemminflect import getAllLemmas, getLemma
+from lemminflect import getLemma
 
 from engine.programs.sexpr import Entity, Literal, Node
 from kg_adapters.readable import is_agent_noun, object_noun
 from kg_adapters.schema import Schema
 
+from .degree import THAN_ANY, asks_count, comparatives, is_superlative, ranks_another, rankings
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .named import NamedRelations, Spelling, words_of
 from .words import ARTICLES, PERSON_WORDS, STOP, numbers_as_digits, word_forms
 
 ENTITIES_PER_MENTION = 2
-_COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
 # The wh-word of an asked class: "which languages", "what are the films that ...", "who are the players",
 # or a request for one: "name a player who ...", "list the films", "give me all countries". Not "what sort of
 # film": that asks a genre.
-_WH_BEFORE = re.compile(r"(\b(which|what|who)\s+((is|are|was|were)\s+)?|^\s*((please\s+)?(name|list|give|show|"
+_WH_BEFORE = re.compile(r"(\b(which|what|who)(\s+(is|are|was|were)|['’]s)?\s+|^\s*((please\s+)?(name|list|give|show|"
                         r"find|tell)\s+(me\s+)?(a|an|all|some|every)?\s*))(all\s+)?(the\s+)?$", re.IGNORECASE)
 # "who ...", and a wh-word before a word for a person ("which actors", "what screenwriter") ask for a person:
 # without it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors. The words
@@ -59,14 +59,6 @@ _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 # "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
 _QUANTITY_KINDS = ("integer", "decimal")
-# Which way a comparison with a number goes: "over a million" is gt/ge, "under 10,000" lt/le. English words of
-# degree, not of any domain; a question with both keeps all four comparatives, one with neither has none.
-# "Older" and "newer" are read on dates, the values KGs hold (a release or founding year): an older one is earlier.
-_UP = re.compile(r"\b(over|more|greater|above|exceed\w*|larger|bigger|higher|longer|newer|younger|taller|at least|"
-                 r"after|since|later|more recent)\b",
-                 re.IGNORECASE)
-_DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|older|at most|before|until|earlier|predat\w*)\b",
-                   re.IGNORECASE)
 # The operators beyond JOIN and AND, each built only where the question has its cue (issue 13). The cues are
 # English grammar, read on the anonymised question so that a title never holds one.
 _NEGATION = re.compile(r"\b(not|never|no|without|except|outside|other than|apart from)\b|n't\b", re.IGNORECASE)
@@ -103,7 +95,9 @@ class Question:
     choice: tuple[int, ...] = ()  # "A or B": mentions of the entities to choose between, (ARGMAX (OR A B) r)
     listed: tuple[int, ...] = ()  # "A and B", "A, B or C": named together, (SUM (OR A B) r) for a total of them
     comparatives: tuple[str, ...] = ()  # the ways "over", "under" let a comparison go; none without such a word
+    rankings: tuple[str, ...] = ("ARGMAX", "ARGMIN")  # the ways a superlative may go: "oldest", "older" ARGMIN
     asked_types: frozenset[str] = frozenset()
+    ranks_another: bool = False  # a superlative ranks another class: "the capital of the largest country"
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
     named_relations: dict[str, Spelling] = field(default_factory=dict)  # relation -> the words that spell it
     class_words: dict[str, frozenset[str]] = field(default_factory=dict)  # class name -> the words naming it
@@ -137,16 +131,24 @@ class QuestionReader:
         runs = _name_runs(text, linking)
         choice = _choice(text, linking, runs)
         negation = bool(_NEGATION.search(anonymised))
+        asked_types = self._asked_types(text, linking)
+        superlative = any(map(is_superlative, re.findall(r"[a-z]+", anonymised.lower())))
+        superlative = superlative or bool(THAN_ANY.search(anonymised)) or len(choice) > 1
+        classes = tuple(c for c in linking.classes if self.schema.class_(c) is not None)
+        if not anchors and superlative:
+            # "who directed the most movies", "who has the most writing credits": no name, and "who" asks for
+            # the people to rank, whatever class words the question has
+            asked = sorted(c for c in asked_types if (info := self.schema.class_(c)) and not info.is_literal)
+            classes = tuple(dict.fromkeys([*classes, *asked]))
         return Question(
             text=text,
             linking=linking,
             anonymised=anonymised,
             anchors=anchors,
-            classes=tuple(c for c in linking.classes if self.schema.class_(c) is not None),
-            asks_count=_COUNT_WORDS.search(text) is not None,
+            classes=classes,
+            asks_count=asks_count(text),
             asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised)),  # titles never count
-            asks_superlative=any(map(_is_superlative, re.findall(r"[a-z]+", anonymised.lower())))
-            or len(choice) > 1,
+            asks_superlative=superlative,
             asks_negation=negation,
             negated=_negated(text, linking) if negation else frozenset(),
             asks_yes_no=bool(_YES_NO.search(anonymised)) and not choice,  # "is X or Y bigger" chooses
@@ -155,8 +157,10 @@ class QuestionReader:
                                and _names(m)),
             choice=choice,
             listed=runs[0] if runs else (),
-            comparatives=_comparatives(anonymised),
-            asked_types=self._asked_types(text, linking),
+            comparatives=comparatives(anonymised),
+            rankings=rankings(anonymised),
+            asked_types=asked_types,
+            ranks_another=ranks_another(text, linking.mentions, asked_types),
             words={a.node: a.word for a in anchors},
             named_relations=self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"]),
             class_words=_class_words(linking),
@@ -171,7 +175,8 @@ class QuestionReader:
         classes = [m for m in linking.mentions if m.kind == "class"]
         for i, mention in enumerate(classes):
             opening = i == 0 and not _WH_WORD.search(text) and _heads_opening_phrase(text, linking, mention)
-            if not (opening or _WH_BEFORE.search(_before_noun(text, linking, mention))):
+            if not (opening or _WH_BEFORE.search(_without_modifiers(_before_noun(text, linking, mention),
+                                                                    _ends_phrase(text, mention)))):
                 continue
             while i + 1 < len(classes) and not text[mention.end : classes[i + 1].start].strip():
                 i, mention = i + 1, classes[i + 1]  # "what film genre": the last noun is the one asked for
@@ -225,7 +230,33 @@ def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:
         if other.end <= noun.start and other.kind != "class":
             before = before[: other.start] + " " + before[other.end :]
     words = re.findall(r"[a-z]+", before.lower())
-    return all(w not in STOP or w in ARTICLES or w == "all" or _is_superlative(w) for w in words)
+    return all(w not in STOP or w in ARTICLES or w == "all" or is_superlative(w) for w in words)
+
+
+def _without_modifiers(before: str, heads: bool = True) -> str:
+    """The words before a noun less the modifiers between it and its article: "what's the most widely used" ->
+    "what's the ", so that the wh-phrase still asks for the noun. A modifier is a word that is no function word,
+    or a superlative ("most", "largest"); a possessive ("ridley scott 's movies") is none. Without the article
+    nothing is dropped: in "who directed movies" and "which directors co-directed movies" a verb stands there;
+    nor where the noun does not end (`heads`) its phrase: "the two letter country code" asks for a code."""
+    if not heads:
+        return before
+    words = list(re.finditer(r"[\w'’-]+", before))
+    end = len(before)
+    for word in reversed(words):
+        w = word.group().lower()
+        if w in ARTICLES:
+            return before[:end]
+        if (w in STOP and not is_superlative(w)) or not re.fullmatch(r"[a-z-]+", w):  # "'s": a possessive
+            break
+        end = word.start()
+    return before
+
+
+def _ends_phrase(text: str, noun: Mention) -> bool:
+    """Whether no content word follows the noun: "the largest country in Africa", not "the country code"."""
+    after = re.match(r"\s*([a-z]+)", text[noun.end:].lower())
+    return after is None or after.group(1) in STOP
 
 
 def _which(nouns: set[str]) -> re.Pattern:
@@ -247,9 +278,11 @@ def _before_noun(text: str, linking: Linking, noun: Mention) -> str:
     return text[:start]
 
 
-# A name compared with: after "than", or after a word of time order ("released after The Dark Knight", "films
-# that predate Jaws"); its own value of a numeric relation is the bound (`Compare` with an entity).
-_THAN = re.compile(r"\b(than|before|after|since|until|predat\w*|postdat\w*)\s+(the\s+)?\[?$", re.IGNORECASE)
+# A name compared with: after "than", after a word of time order ("released after The Dark Knight", "films
+# that predate Jaws") or of compass direction ("cities north of Edmonton"); its own value of a numeric relation
+# is the bound (`Compare` with an entity).
+_THAN = re.compile(r"\b(than|before|after|since|until|predat\w*|postdat\w*|(north|south|east|west)(wards?)? of)"
+                   r"\s+(the\s+)?\[?$", re.IGNORECASE)
 
 
 def _negated(text: str, linking: Linking) -> frozenset[int]:
@@ -277,15 +310,6 @@ _AUXILIARY = re.compile(r"\W*(\b(is|are|was|were|do|does|did|has|have|had|ca|wo|
 def _names(mention: Mention) -> bool:
     """Whether a mention may name an entity or a value, not only a class."""
     return any(c.kind in ("entity", "literal") for c in mention.candidates)
-
-
-def _comparatives(text: str) -> tuple[str, ...]:
-    """The comparisons a question's words of degree allow: none without one ("was X released in 1999" asks
-    for the year itself, not for one before it), both ways where it has words of both."""
-    up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
-    if up != down:
-        return ("gt", "ge") if up else ("lt", "le")
-    return ("lt", "le", "gt", "ge") if up else ()
 
 
 # What may join the names of a choice: "Brazil or Argentina", "Spain, Italy or Greece", "Canada vs the United
@@ -318,17 +342,6 @@ def _choice(text: str, linking: Linking, runs: list[tuple[int, ...]]) -> tuple[i
         if any(_OR_JOINT.search(j) for j in joints) or _LIST_OPENER.search(text[: mentions[run[0]].start]):
             return run
     return ()
-
-
-def _is_superlative(word: str) -> bool:
-    """ "largest", "earliest", "best", "southernmost", "most": an adjective's -est or -most form (by lemma, so
-    "forest", "honest" and "almost" are not), or the words that make one."""
-    if word in ("most", "least", "fewest"):
-        return True
-    lemmas = getAllLemmas(word).get("ADJ", ())
-    if len(word) > 4 and word.endswith("most"):
-        return bool(lemmas)  # southernmost, uppermost; not the adverb "almost"
-    return len(word) > 3 and word.endswith("est") and any(lemma != word for lemma in lemmas)
 
 
 def _what_value(schema: Schema) -> tuple[re.Pattern, dict[str, set[str]]]:

@@ -27,17 +27,10 @@ from typing import Callable, Protocol
 from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
 from engine.programs.sexpr import (
-    Aggregate,
-    Compare,
-    Count,
     Entity,
-    In,
     Join,
-    Not,
-    Or,
     Program,
     Reverse,
-    Superlative,
     parse,
     relation_name,
     relations,
@@ -47,6 +40,7 @@ from engine.programs.sexpr import (
 from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
+from .asked import asks_operator, fits_asked
 from .named import NAMED_WEIGHT
 from .question import Question
 from .search import ProgramCandidate, Search
@@ -188,9 +182,13 @@ class Ranker:
         narrowed = sorted((c for c in scored if id(c) in fits and c not in finalists and c.parent in finalists
                            and id(c.parent) not in fits), key=best_order)[:NARROWED]
         finalists = finalists + narrowed
-        if any(id(c) in fits for c in finalists):
-            return finalists
         fitting = sorted((c for c in scored if id(c) in fits and c not in finalists), key=best_order)
+        if any(id(c) in fits for c in finalists):
+            # the best-scored reading with the question's operator on the most names meets the finalists: "brad pitt
+            # films released after moneyball" had one such finalist, an AND over the years of his films, which
+            # won unopposed while (AND (JOIN starred_actors "Brad Pitt") (gt ...)) scored better in the pool
+            fullest = sorted(fitting, key=lambda c: (-len(c.anchors), best_order(c)))  # on the most names first
+            return finalists + (fullest[:1] if asks_operator(question) else [])
         return finalists + fitting[: self.config.beam]
 
     @staticmethod
@@ -301,52 +299,6 @@ def relevance(cand: ProgramCandidate) -> float:
     question names its relations (engine.answer.named), and how seldom its entities take the ties it walks
     from them where the question names none (engine.answer.usual)."""
     return SIMILARITY_WEIGHT * cand.similarity + NAMED_WEIGHT * cand.named - UNUSUAL_WEIGHT * cand.unusual
-
-
-def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
-    """Whether the candidate answers with what the question asks for: a count; else the asked class and a
-    ranking, each where the question asks for one (False where it asks for neither)."""
-    if isinstance(cand.program, Count):
-        return question.asks_count
-    nodes = {type(node) for node in walk(cand.program)}
-    if question.asks_yes_no and In not in nodes:  # a yes/no question: IN only, whatever else it asks
-        return False
-    cues = [node in nodes for cue, node in _CUE_NODES if getattr(question, cue)]
-    if question.asked_types and not question.asks_yes_no:
-        # within the asked classes, not merely overlapping them: "which cities have over 15 million
-        # inhabitants" is (AND City (gt population ...)), not the cities and countries of (gt population ...)
-        cues.append(bool(cand.types and cand.types <= question.asked_types))
-    return bool(cues) and all(cues)
-
-
-def asks_operator(question: Question) -> bool:
-    """Whether the question has a cue for an operator beyond JOIN and AND (a count, a ranking, a negation ...)."""
-    return question.asks_count or any(getattr(question, cue) for cue, _ in _CUE_NODES)
-
-
-def what_is_asked(question: Question, schema: Schema) -> str:
-    """The cues of `fits_asked` in words, for a reply whose readings all miss them ("" where none)."""
-    parts = [words for cue, words in _CUE_WORDS if getattr(question, cue)]
-    kinds = {schema.class_(name).kind if schema.class_(name) else "entity" for name in question.asked_types}
-    labels = sorted(schema.class_(n).label for n in question.asked_types
-                    if schema.class_(n) and not schema.class_(n).is_literal)
-    if kinds & {"integer", "decimal"}:
-        parts.append("a number")
-    if kinds & {"year", "date"}:
-        parts.append("a date or year")
-    if labels:
-        parts.append(" or ".join(labels[:3]))
-    return ", ".join(parts)
-
-
-_CUE_WORDS = (("asks_count", "a count"), ("asks_yes_no", "a yes or no"), ("asks_superlative", "a ranking"),
-              ("asks_negation", "an exclusion"), ("aggregate", "a total or an average"),
-              ("compared", "a comparison"), ("choice", "a choice between the names"))
-
-
-# A question's cue, and the node a program needs to answer it.
-_CUE_NODES = (("asks_superlative", Superlative), ("asks_negation", Not), ("asks_yes_no", In),
-              ("aggregate", Aggregate), ("compared", Compare), ("choice", Or))
 
 
 def repeats(program: Program, walk_back: bool = True) -> int:

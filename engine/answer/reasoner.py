@@ -36,21 +36,24 @@ from engine.bootstrap.readings import SOURCE as READING
 from engine.config import ScoutConfig
 from engine.programs.executor import Answer
 from engine.programs.kg import KnowledgeGraph
-from engine.programs.sexpr import Count, In, is_set
+from engine.programs.sexpr import Count, In
 
+from .asked import what_is_asked
 from .candidates import Enumerator
+from .extend import reached, to_extend
 from .linker import LabelIndex, Linking, Mention
 from .memo import AnswerMemo, memo_key
 from .prune import Pruner
 from .question import Question, QuestionReader
-from .rank import (Alternative, Ranker, ScoringModel, asks_operator, best_order, fits_asked, relevance,
-                   what_is_asked)
+from .rank import Alternative, Ranker, ScoringModel, best_order, relevance
 from .retrieve import ExemplarIndex, TextEmbedder
 from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-REASONER_VERSION = 24  # part of the answer-cache key: bump when reasoning changes (24: yes/no asks about an entity of the set's class)
+# part of the answer-cache key: bump when reasoning changes (25: every name heard, rankings of the asked class,
+# keywords yield to names)
+REASONER_VERSION = 25
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -295,7 +298,7 @@ class Reasoner:
         steps = 1
         best = self.ranker.best(search)
         while steps < self.config.max_steps and best:
-            todo = self._to_extend(question, search, best, fresh)
+            todo = to_extend(question, search, best, fresh, self.config.beam)
             if not todo:
                 break
             steps += 1
@@ -308,24 +311,9 @@ class Reasoner:
             new_best = self.ranker.best(search)
             unchanged = {c.program for c in new_best} == {c.program for c in best}
             best = new_best
-            if unchanged and _reached(question, search):  # no new candidate entered the best set
+            if unchanged and reached(question, search):  # no new candidate entered the best set
                 break
         return steps, best
-
-    def _to_extend(self, question: Question, search: Search, best: list[ProgramCandidate],
-                   fresh: list[ProgramCandidate]) -> list[ProgramCandidate]:
-        """The best set's members not extended yet; where there are none and nothing built so far answers with
-        what the question asks for, the last step's best new candidates.
-
-        The 0.5B scorer gives a one-hop program a better mean log-prob than the two-hop program it leads to, so
-        "what were the release dates of movies starred by actors in X" stopped at X's actors: the best set did
-        not change in step 2, and the release years, three hops away, were never built, though no program
-        built walked both "release" and "starred"."""
-        todo = [c for c in best if c.program not in search.expanded and is_set(c.program)]
-        if todo or _reached(question, search):
-            return todo
-        return [c for c in sorted(fresh, key=best_order) if c.program not in search.expanded
-                and is_set(c.program)][: max(1, self.config.beam)]
 
     def _memo_key(self, text: str) -> str:
         model = getattr(getattr(self.llm, "config", None), "name", type(self.llm).__name__)
@@ -355,17 +343,6 @@ class Reasoner:
             f"I found {names} in the graph, but no program built from it gave an answer. "
             "Try rephrasing, or ask about one relation at a time."
         )
-
-
-def _reached(question: Question, search: Search) -> bool:
-    """Whether a candidate built so far answers with what the question asks for (a class, a count, a ranking
-    ...) where it asks for one, and one walks every relation the question's words name."""
-    built = [c for c in search.scored if c.execution is not None]
-    if (question.asked_types or asks_operator(question)) and not any(fits_asked(question, c) for c in built):
-        return False
-    named = set().union(*(s.by_verb | s.by_noun for s in question.named_relations.values()))
-    named -= set().union(*question.class_words.values())  # a class word may name the answers instead (`share`)
-    return any(c.named >= len(named) for c in built)
 
 
 def _message_result(question: str, message: str, started: float, linked: tuple[Mention, ...] = (),

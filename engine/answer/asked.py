@@ -1,0 +1,78 @@
+"""What a question asks for, and whether a reading answers with it: a count, a number, a ranking, a yes or no.
+
+The cues come from `question.py` (English grammar); the nodes that answer them from the program. The ranker
+puts the readings that fit every cue first (`rank.py`), the pruner keeps a few of them whatever they read like
+(`prune.py`), and a reply whose readings all miss them says what was asked (`what_is_asked`).
+"""
+
+from __future__ import annotations
+
+from engine.programs.sexpr import Aggregate, Compare, Count, In, Not, Or, Superlative, walk
+from kg_adapters.schema import Schema
+
+from .question import Question
+from .search import ProgramCandidate
+
+
+def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
+    """Whether the candidate answers with what the question asks for: a count; else the asked class and a
+    ranking, each where the question asks for one (False where it asks for neither)."""
+    if isinstance(cand.program, Count):
+        return question.asks_count
+    if question.asks_count and one_amount(cand):
+        return True
+    nodes = {type(node) for node in walk(cand.program)}
+    if question.asks_yes_no and In not in nodes:  # a yes/no question: IN only, whatever else it asks
+        return False
+    cues = [node in nodes for cue, node in _CUE_NODES if getattr(question, cue)]
+    if question.asked_types and not question.asks_yes_no:
+        # within the asked classes, not merely overlapping them: "which cities have over 15 million
+        # inhabitants" is (AND City (gt population ...)), not the cities and countries of (gt population ...)
+        cues.append(bool(cand.types and cand.types <= question.asked_types))
+        if question.asks_superlative and question.asked_types - _LITERAL_KINDS and not question.ranks_another:
+            # "which country has the most neighbours" ranks the things it asks for: the ranking is the answer,
+            # not a walk from it ((JOIN (R neighbour) (ARGMAX Country (COUNT neighbour))) answers with countries
+            # too). Every ranking among the 79 of geography-demo and tests/fixtures/ops_questions is outermost.
+            cues.append(isinstance(cand.program, Superlative))
+    return bool(cues) and all(cues)
+
+
+# Literal classes are named by their kind (kg_adapters.schema): the kinds that answer "how many", and all.
+_AMOUNTS = frozenset({"integer", "decimal"})
+_LITERAL_KINDS = _AMOUNTS | {"year", "date", "text"}
+
+
+def one_amount(cand: ProgramCandidate) -> bool:
+    """Whether the candidate answers with one number (or, not executed yet, with numbers): "how many people
+    live in Canada" asks for Canada's population, which the KG holds, not for a count of anything."""
+    return bool(cand.types) and cand.types <= _AMOUNTS and (cand.execution is None or cand.size == 1)
+
+
+def asks_operator(question: Question) -> bool:
+    """Whether the question has a cue for an operator beyond JOIN and AND (a count, a ranking, a negation ...)."""
+    return question.asks_count or any(getattr(question, cue) for cue, _ in _CUE_NODES)
+
+
+def what_is_asked(question: Question, schema: Schema) -> str:
+    """The cues of `fits_asked` in words, for a reply whose readings all miss them ("" where none)."""
+    parts = [words for cue, words in _CUE_WORDS if getattr(question, cue)]
+    kinds = {schema.class_(name).kind if schema.class_(name) else "entity" for name in question.asked_types}
+    labels = sorted(schema.class_(n).label for n in question.asked_types
+                    if schema.class_(n) and not schema.class_(n).is_literal)
+    if kinds & {"integer", "decimal"}:
+        parts.append("a number")
+    if kinds & {"year", "date"}:
+        parts.append("a date or year")
+    if labels:
+        parts.append(" or ".join(labels[:3]))
+    return ", ".join(parts)
+
+
+_CUE_WORDS = (("asks_count", "a count"), ("asks_yes_no", "a yes or no"), ("asks_superlative", "a ranking"),
+              ("asks_negation", "an exclusion"), ("aggregate", "a total or an average"),
+              ("compared", "a comparison"), ("choice", "a choice between the names"))
+
+
+# A question's cue, and the node a program needs to answer it.
+_CUE_NODES = (("asks_superlative", Superlative), ("asks_negation", Not), ("asks_yes_no", In),
+              ("aggregate", Aggregate), ("compared", Compare), ("choice", Or))

@@ -1,0 +1,87 @@
+"""Words of degree: which way a comparison or a ranking goes, and whether a question asks for a count.
+
+English grammar only, no word of any domain: "over a million" compares up, "the oldest" ranks down, "how
+many" asks for a count but "the highest number of" only ranks by one. `question.py` reads a question's cues
+with these; the enumerator builds only the comparisons and rankings they allow.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lemminflect import getAllLemmas
+
+from .mentions import Mention
+
+_COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
+# "spoken in the highest number of countries", "(by number of countries)": the count ranks, it is not asked for
+_RANKED_BY = re.compile(r"\b(by (the )?|(\w+est|most|least) )(total )?(number of|count)\b", re.IGNORECASE)
+# "the main language of more countries than any other": a comparative against all the rest ranks
+THAN_ANY = re.compile(r"\bthan (any|every|all)\b", re.IGNORECASE)
+# Which way a comparison with a number goes: "over a million" is gt/ge, "under 10,000" lt/le. A question with
+# both keeps all four comparatives, one with neither has none. "Older" and "newer" are read on dates, the values
+# KGs hold (a release or founding year): an older one is earlier.
+_UP = re.compile(r"\b(over|more|greater|above|exceed\w*|larger|bigger|higher|longer|newer|younger|taller|at least|"
+                 r"after|since|later|more recent)\b",
+                 re.IGNORECASE)
+_DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|older|at most|before|until|earlier|predat\w*)\b",
+                   re.IGNORECASE)
+# The same for superlatives: "the oldest film", "which is the oldest, X, Y or Z" rank by the least year
+_UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|youngest|tallest|latest|most|last)\b",
+                      re.IGNORECASE)
+_DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first)\b", re.IGNORECASE)
+# Superlatives of quantity: before a noun they count it ("the most countries"), not rank it
+QUANTITY_SUPERLATIVES = ("most", "least", "fewest")
+
+
+def asks_count(text: str) -> bool:
+    """ "how many", "the number of": a count is the answer, unless the count only ranks ("the highest number
+    of", "by number of")."""
+    return _COUNT_WORDS.search(_RANKED_BY.sub(" ", text)) is not None
+
+
+def comparatives(text: str) -> tuple[str, ...]:
+    """The comparisons a question's words of degree allow: none without one ("was X released in 1999" asks
+    for the year itself, not for one before it), both ways where it has words of both."""
+    up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
+    if up != down:
+        return ("gt", "ge") if up else ("lt", "le")
+    return ("lt", "le", "gt", "ge") if up else ()
+
+
+def rankings(text: str) -> tuple[str, ...]:
+    """The superlatives a question allows: by its superlative ("the oldest": ARGMIN, "the most": ARGMAX), else
+    by its comparative ("which is bigger, X or Y"), else both. Read on dates as `_UP` says: "the oldest film"
+    has the least year."""
+    up, down = bool(_UP_MOST.search(text)), bool(_DOWN_MOST.search(text))
+    if up == down:
+        up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
+    if up != down:
+        return ("ARGMAX",) if up else ("ARGMIN",)
+    return ("ARGMAX", "ARGMIN")
+
+
+def is_superlative(word: str) -> bool:
+    """ "largest", "earliest", "best", "southernmost", "most": an adjective's -est or -most form (by lemma, so
+    "forest", "honest" and "almost" are not), or the words that make one."""
+    if word in QUANTITY_SUPERLATIVES:
+        return True
+    lemmas = getAllLemmas(word).get("ADJ", ())
+    if len(word) > 4 and word.endswith("most"):
+        return bool(lemmas)  # southernmost, uppermost; not the adverb "almost"
+    return len(word) > 3 and word.endswith("est") and any(lemma != word for lemma in lemmas)
+
+
+def ranks_another(text: str, mentions: tuple[Mention, ...], asked: frozenset[str]) -> bool:
+    """Whether a superlative adjective stands before a class noun other than the one asked for: "which city is the
+    capital of the largest country" ranks countries; "what currency is used by the most countries" counts
+    countries ("most" before a noun counts it) and ranks currencies."""
+    for mention in mentions:
+        names = {c.label for c in mention.candidates if c.kind == "class"}
+        if mention.kind != "class" or not names or names & asked:
+            continue
+        before = re.findall(r"[a-z]+", text[: mention.start].lower())[-2:]
+        if (before and before[-1] not in QUANTITY_SUPERLATIVES and is_superlative(before[-1])) or (
+                len(before) == 2 and before[0] in ("most", "least")):
+            return True
+    return False

@@ -1,0 +1,66 @@
+"""What each step of the search extends, and when the search has reached an answer (method.md step 3).
+
+The reasoner's loop (`reasoner.py`) extends the best set's members; these rules say which more are extended,
+so that the 0.5B scorer's preferences do not end the search one hop short or leave a name of the question
+unread, and when a step that changes nothing may end it.
+"""
+
+from __future__ import annotations
+
+from engine.programs.sexpr import is_set, relations
+
+from .asked import asks_operator, fits_asked
+from .question import Question
+from .rank import best_order
+from .search import ProgramCandidate, Search
+
+
+def to_extend(question: Question, search: Search, best: list[ProgramCandidate], fresh: list[ProgramCandidate],
+              beam: int) -> list[ProgramCandidate]:
+    """The best set's members not extended yet; where there are none and nothing built so far answers with
+    what the question asks for, the last step's best new candidates. With either, the best reading of each
+    name no step has extended (`unheard`).
+
+    The 0.5B scorer gives a one-hop program a better mean log-prob than the two-hop program it leads to, so
+    "what were the release dates of movies starred by actors in X" stopped at X's actors: the best set did
+    not change in step 2, and the release years, three hops away, were never built, though no program
+    built walked both "release" and "starred"."""
+    todo = [c for c in best if c.program not in search.expanded and is_set(c.program)]
+    names = unheard(question, search, best)
+    if todo or reached(question, search):
+        return todo + names
+    return [c for c in sorted(fresh, key=best_order) if c.program not in search.expanded
+            and is_set(c.program)][: max(1, beam)] + names
+
+
+def unheard(question: Question, search: Search, best: list[ProgramCandidate]) -> list[ProgramCandidate]:
+    """For each name of a question that names two or more: its best kept one-hop reading, extended once where
+    none of its one-hop readings is (or is about to be), so that its ANDs with the other names' readings are
+    built.
+
+    The 0.5B scorer may fill the best set with readings of one name: "dicaprio movies more recent than the
+    departed" had only readings of The Departed there, so (AND (JOIN starred_actors "Leonardo DiCaprio")
+    (gt release_year "The Departed")) was never built, though both halves were kept in step 1. "brad pitt films
+    released after moneyball" had Brad Pitt's films' years in the best set, and ANDed those instead."""
+    mentions = {a.mention for a in question.anchors}
+    if len(mentions) < 2:
+        return []
+    one_hop = [c for c in search.pool if len(c.anchors) == 1 and len(relations(c.program)) <= 1]
+    heard = {m for c in one_hop if c.program in search.expanded or c in best for m in c.anchors}
+    out = []
+    for mention in sorted(mentions - heard):
+        own = [c for c in one_hop if c.anchors == {mention}]
+        if own:
+            out.append(min(own, key=best_order))
+    return out
+
+
+def reached(question: Question, search: Search) -> bool:
+    """Whether a candidate built so far answers with what the question asks for (a class, a count, a ranking
+    ...) where it asks for one, and one walks every relation the question's words name."""
+    built = [c for c in search.scored if c.execution is not None]
+    if (question.asked_types or asks_operator(question)) and not any(fits_asked(question, c) for c in built):
+        return False
+    named = set().union(*(s.by_verb | s.by_noun for s in question.named_relations.values()))
+    named -= set().union(*question.class_words.values())  # a class word may name the answers instead (`share`)
+    return any(c.named >= len(named) for c in built)

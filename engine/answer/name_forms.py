@@ -1,0 +1,93 @@
+"""Words that name an entity other than by its whole label: a surname, an abbreviation, a keyword's name.
+
+The linker matches labels (`linker.py`); this module adds what people write instead. "spielberg" names Steven
+Spielberg, "US" names the United States, and a keyword in lower case that copies a name (MoviesKG's tag
+"harrison ford") is not what a question means where the name (the person Harrison Ford) is spelt the same. Each is read off the KG's own
+labels: their words, their capitals, their initials. No word list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from lemminflect import getAllLemmas
+
+from .labels import LabelData, Scored, keep_better
+from .mentions import Candidate
+
+SCORE_NAME_PART = 0.7  # below every fuzzy match a name would get: only a free top_k slot takes it
+SCORE_ACRONYM = 0.7  # as a name part: only a free slot takes it
+# A name's last word names it ("Spielberg": Steven Spielberg) in labels of two or three capitalised words, the
+# first no stop word, where it ends half the labels holding it or more: on MoviesKG "spielberg" 2 of 2, "scorsese"
+# 1 of 2; on the geography KG "north" 13 of 90 ("further north" had linked "Agincourt North"; session 11).
+_NAME_WORD = re.compile(r"[A-Z][\w.'-]*")
+_ACRONYM_WORD = re.compile(r"[A-Z][a-z]+")  # a capitalised word, itself no abbreviation
+_ACRONYM_GLUE = frozenset({"of", "the", "and"})
+
+
+class NameForms:
+    """Surnames and abbreviations of one KG's labels."""
+
+    def __init__(self, data: LabelData, postings: dict[str, list[str]], stop: frozenset[str]):
+        self._d, self._postings, self._stop = data, postings, stop  # postings: content word -> multi-word keys
+        self._acronyms = _acronyms(data.label_surface)
+
+    def parts(self, word: str) -> Scored:
+        """Entities whose name ends with this word ("spielberg": Steven Spielberg)."""
+        d = self._d
+        scored: Scored = {}
+        if len(word) < 4 or word in self._stop:
+            return scored
+        holding = self._postings.get(word, ())
+        ending = [key for key in holding if key.split()[-1] == word]
+        if 2 * len(ending) < len(holding):  # a word that mostly ends names; not "north" ("North Bay", "X North")
+            return scored
+        for key in ending:
+            words = key.split()
+            if len(words) > 3 or words[0] in self._stop:
+                continue
+            for r in d.keys.get(key, ()):
+                if all(_NAME_WORD.fullmatch(w) for w in d.label_surface[r].replace("_", " ").split()):
+                    keep_better(scored, d.label_entity[r], SCORE_NAME_PART, r)
+        return scored
+
+    def acronym(self, word: str) -> Scored:
+        """Entities whose name this word abbreviates ("us": United States)."""
+        scored: Scored = {}
+        for r in self._acronyms.get(word, ()) if 2 <= len(word) <= 5 else ():
+            keep_better(scored, self._d.label_entity[r], SCORE_ACRONYM, r)
+        return scored
+
+
+def names_over_keywords(entities: list[Candidate], words: list[str],
+                        class_words: dict[str, list[str]]) -> list[Candidate]:
+    """Keywords (labels in lower case) that copy a name yield to the names (capitalised labels) spelt the same.
+
+    MoviesKG tags films with keywords that copy names: the tag "harrison ford" beside the person, "scorsese"
+    beside Martin Scorsese. "avg release year of harrison ford films" averaged the tagged films. A keyword of
+    English words ("murder", "horror") is a topic in its own right, beside the film "Murder!"; and a keyword
+    stays where the question's `words` name its class ("tagged")."""
+    names = [c for c in entities if c.label != c.label.casefold()]
+    keywords = [c for c in entities if c.label == c.label.casefold() and any(ch.isalpha() for ch in c.label)
+                and not all(map(is_english_word, re.findall(r"[a-z]+", c.label)))]
+    if not names or not keywords:
+        return entities
+    forms = {lemma for word in words for lemmas in getAllLemmas(word).values() for lemma in lemmas} | set(words)
+    named_classes = {name for word in forms for name in class_words.get(word, ())}
+    return [c for c in entities if c not in keywords or set(c.classes) & named_classes]
+
+
+def is_english_word(word: str) -> bool:
+    """A word English has ("common", "stone"), not a surname ("spielberg")."""
+    return bool(getAllLemmas(word))
+
+
+def _acronyms(surfaces: list[str]) -> dict[str, list[int]]:
+    """Initials (folded) -> label records of two to five capitalised words, glue words left out."""
+    out: dict[str, list[int]] = defaultdict(list)
+    for r, surface in enumerate(surfaces):
+        words = [w for w in surface.replace("_", " ").split() if w.casefold() not in _ACRONYM_GLUE]
+        if 2 <= len(words) <= 5 and all(_ACRONYM_WORD.fullmatch(w) for w in words):
+            out["".join(w[0] for w in words).casefold()].append(r)
+    return dict(out)
