@@ -8,6 +8,7 @@ puts the readings that fit every cue first (`rank.py`), the pruner keeps a few o
 from __future__ import annotations
 
 from engine.programs.sexpr import Aggregate, Compare, Count, In, Not, Or, Superlative, walk
+from engine.programs.validate import LITERAL_KINDS, QUANTITY_KINDS
 from kg_adapters.schema import Schema
 
 from .question import Question
@@ -29,7 +30,7 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
         # within the asked classes, not merely overlapping them: "which cities have over 15 million
         # inhabitants" is (AND City (gt population ...)), not the cities and countries of (gt population ...)
         cues.append(bool(cand.types and cand.types <= question.asked_types))
-        if question.asks_superlative and question.asked_types - _LITERAL_KINDS and not question.ranks_another:
+        if question.asks_superlative and question.asked_types - LITERAL_KINDS and not question.ranks_another:
             # "which country has the most neighbours" ranks the things it asks for: the ranking is the answer,
             # not a walk from it ((JOIN (R neighbour) (ARGMAX Country (COUNT neighbour))) answers with countries
             # too). Every ranking among the 79 of geography-demo and tests/fixtures/ops_questions is outermost.
@@ -37,15 +38,10 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     return bool(cues) and all(cues)
 
 
-# Literal classes are named by their kind (kg_adapters.schema): the kinds that answer "how many", and all.
-_AMOUNTS = frozenset({"integer", "decimal"})
-_LITERAL_KINDS = _AMOUNTS | {"year", "date", "text"}
-
-
 def one_amount(cand: ProgramCandidate) -> bool:
     """Whether the candidate answers with one number (or, not executed yet, with numbers): "how many people
     live in Canada" asks for Canada's population, which the KG holds, not for a count of anything."""
-    return bool(cand.types) and cand.types <= _AMOUNTS and (cand.execution is None or cand.size == 1)
+    return bool(cand.types) and cand.types <= QUANTITY_KINDS and (cand.execution is None or cand.size == 1)
 
 
 def asks_operator(question: Question) -> bool:

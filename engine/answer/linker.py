@@ -266,6 +266,8 @@ class LabelIndex:
         entities: list[Candidate] = []
         if entity_allowed:
             labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
+            # keywords yield before the free slots are filled ("Hitchcock": the tag's slot goes to the person)
+            # and after (a surname filled in beside the tag "scorsese")
             entities = names_over_keywords(self.places.with_derived(ctx, j, key, labelled), ctx.folded,
                                            self.class_words)
             if ntok == 1 and len(entities) < ctx.top_k and (ctx.capital[i] or not is_english_word(key)):

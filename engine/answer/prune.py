@@ -33,9 +33,9 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.base import KGError
 from kg_adapters.schema import Schema
 
+from .asked import asks_operator, fits_asked
 from .named import share
 from .question import Question
-from .asked import asks_operator, fits_asked
 from .rank import relevance
 from .retrieve import TextEmbedder
 from .search import ProgramCandidate, Search
@@ -140,7 +140,6 @@ class Pruner:
                 parent.types = cand.types
             return False  # an AND or superlative that changes nothing
         return True
-
 
     def _ranks_nothing(self, cand: ProgramCandidate) -> bool:
         """Whether a superlative ties more than half the set it ranks: "the European country with the most

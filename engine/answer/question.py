@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from lemminflect import getLemma
 
 from engine.programs.sexpr import Entity, Literal, Node
+from engine.programs.validate import QUANTITY_KINDS
 from kg_adapters.readable import is_agent_noun, object_noun
 from kg_adapters.schema import Schema
 
@@ -58,7 +59,6 @@ _LOCATIVE = re.compile(r"^(is|are|was|were|be)\s+(located\s+|situated\s+)?(in|at
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 # "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
-_QUANTITY_KINDS = ("integer", "decimal")
 # The operators beyond JOIN and AND, each built only where the question has its cue (issue 13). The cues are
 # English grammar, read on the anonymised question so that a title never holds one.
 _NEGATION = re.compile(r"\b(not|never|no|without|except|outside|other than|apart from)\b|n't\b", re.IGNORECASE)
@@ -189,7 +189,7 @@ class QuestionReader:
         if _WHERE.search(text):
             asked |= self._place_classes
         if _HOW_MUCH.search(text):
-            asked |= {c.name for c in self.schema.classes if c.kind in _QUANTITY_KINDS}
+            asked |= {c.name for c in self.schema.classes if c.kind in QUANTITY_KINDS}
         for match in self._what_value[0].finditer(text):  # "what is the population of ...": its values
             asked |= self._what_value[1].get(match.group("noun").lower(), set())
         if _WHO_WORD.search(text) or self._which_person.search(text):
