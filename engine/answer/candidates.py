@@ -40,6 +40,7 @@ from engine.programs.sexpr import (
     is_set,
     relations,
     to_text,
+    walk,
 )
 from engine.programs.validate import NUMERIC_KINDS, validate
 from kg_adapters.schema import RelationInfo, Schema
@@ -84,6 +85,7 @@ class Enumerator:
             for name in question.classes:
                 out += [self.typed(Class(name), frozenset()), *_class_rankings(self, question, name)]
         out += _choices(self, question)
+        out += _asked_class_rankings(self, question)
         return [c for c in out if c is not None]
 
     def prefetch(self, question: Question) -> None:
@@ -254,15 +256,28 @@ def _choice(en: Enumerator, q: Question, names: frozenset[int], union: tuple[Ent
             yield en.typed(Superlative(op, typed.program, path), typed.anchors)
 
 
-def _class_rankings(en: Enumerator, q: Question, name: str) -> Built:
+def _class_rankings(en: Enumerator, q: Question, name: str, less: Anchor | None = None) -> Built:
     """ "which country has the most neighbours": a whole class ranked, built with the class itself, as a
-    question without names has no anchor for later steps to grow a ranking from."""
+    question without names has no anchor for later steps to grow a ranking from. `less`: one member taken out
+    first, a name the question negates ("apart from English, which language are the most movies in")."""
     if not q.asks_superlative:
         return
-    types = frozenset({name})
+    types, ranked, anchors = frozenset({name}), Class(name), frozenset()
+    if less is not None:
+        ranked, anchors = And(ranked, Not(less.node)), frozenset({less.mention})
+        yield en.typed(ranked, anchors)
     for path in en.numeric_paths(types) + en.degree_paths(types):
         for op in q.rankings:
-            yield en.typed(Superlative(op, Class(name), path), frozenset())
+            yield en.typed(Superlative(op, ranked, path), anchors)
+
+
+def _asked_class_rankings(en: Enumerator, q: Question) -> Built:
+    """The class asked for, less a member the question negates, ranked: the names of such a question only take
+    out ("which country other than China has the most neighbours")."""
+    for anchor in q.anchors:
+        if anchor.mention in q.negated and isinstance(anchor.node, Entity):
+            for name in sorted(q.asked_types & set(anchor.candidate.classes)):
+                yield from _class_rankings(en, q, name, less=anchor)
 
 
 START_RULES: dict[type, Callable[[Enumerator, Question, Anchor], Built]] = {
@@ -301,7 +316,7 @@ def _count(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
 
 def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
     """ARGMAX and ARGMIN over one- and two-hop numeric paths, for sets of more than one."""
-    if cand.size <= 1:
+    if cand.size <= 1 or _ranked_enough(q, cand.program):
         return
     for path in en.numeric_paths(cand.types):
         for op in q.rankings:
@@ -312,7 +327,7 @@ def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,
                          partners: list[ProgramCandidate]) -> Built:
     """ "the country with the most neighbours": ARGMAX/ARGMIN of the number of neighbours over a relation,
     only where the question asks for a ranking."""
-    if not q.asks_superlative or cand.size <= 1:
+    if not q.asks_superlative or cand.size <= 1 or _ranked_enough(q, cand.program):
         return
     if isinstance(cand.program, Join) and is_set(cand.program.arg) and not isinstance(cand.program.arg, (Entity, Literal)):
         # "the most common currency in Africa": ranked by how many of the set it came from each has,
@@ -321,9 +336,25 @@ def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,
         if isinstance(step, (Relation, Reverse)):
             for op in q.rankings:
                 yield en.typed(Superlative(op, cand.program, Degree(step, cand.program.arg)), cand.anchors, parent=cand)
+            if _counted(q, cand):
+                return  # "the actor in the most horror movies" counts horror movies, not all of an actor's films
     for path in en.degree_paths(cand.types):
         for op in q.rankings:
             yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
+
+
+def _ranked_enough(q: Question, program: Program) -> bool:
+    """Whether the program already ranks as often as the question has superlative words (at least once): "which
+    actor has starred in the most films" is no ranking of the cast of the film with the largest cast."""
+    rankings = sum(isinstance(node, Superlative) for node in walk(program))
+    return rankings > 0 and rankings >= len(q.superlative_at)
+
+
+def _counted(q: Question, cand: ProgramCandidate) -> bool:
+    """Whether every name the set stands on comes after the question's first superlative word, and so says what
+    is counted: "who appears in the most Scorsese films", "the most screenplays for Spielberg's films"."""
+    starts = [q.linking.mentions[i].start for i in cand.anchors]
+    return bool(starts and q.superlative_at) and min(starts) > q.superlative_at[0]
 
 
 def _aggregates(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:

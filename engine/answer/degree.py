@@ -72,10 +72,23 @@ def is_superlative(word: str) -> bool:
     return len(word) > 3 and word.endswith("est") and any(lemma != word for lemma in lemmas)
 
 
+def superlative_offsets(text: str, mentions: tuple[Mention, ...]) -> tuple[int, ...]:
+    """Where the superlative words outside the names stand. How many there are bounds how many rankings a
+    reading may nest ("which actor has starred in the most films" ranks once); the names after the first are
+    what it counts ("the most horror movies", "the most screenplays for Spielberg's films")."""
+    inside = [(m.start, m.end) for m in mentions]
+    return tuple(w.start() for w in re.finditer(r"[a-z]+", text.lower())
+                 if is_superlative(w.group()) and not any(start <= w.start() < end for start, end in inside))
+
+
 def ranks_another(text: str, mentions: tuple[Mention, ...], asked: frozenset[str]) -> bool:
     """Whether a superlative adjective stands before a class noun other than the one asked for: "which city is the
     capital of the largest country" ranks countries; "what currency is used by the most countries" counts
-    countries ("most" before a noun counts it) and ranks currencies."""
+    countries ("most" before a noun counts it) and ranks currencies, as "the actor in the most horror movies" counts
+    movies (names before the noun do not rank it)."""
+    for other in mentions:
+        if other.kind != "class":
+            text = text[: other.start] + " " * (other.end - other.start) + text[other.end :]
     for mention in mentions:
         names = {c.label for c in mention.candidates if c.kind == "class"}
         if mention.kind != "class" or not names or names & asked:

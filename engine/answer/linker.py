@@ -84,6 +84,7 @@ SCORE_VARIANT = 0.85  # leading "the" dropped, spaces removed
 SCORE_CLASS = 0.95
 SCORE_FUZZY_MAX = 0.8
 _BRACKET = re.compile(r"\[([^\[\]]+)\]")
+_POSSESSIVE = re.compile(r"['’]s$")  # a possessive ending: "Tarantino's"
 
 
 class LabelIndex:
@@ -266,6 +267,9 @@ class LabelIndex:
         entities: list[Candidate] = []
         if entity_allowed:
             labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
+            if not labelled and _POSSESSIVE.search(surface):  # "Tarantino's films" names Tarantino
+                key, surface = key[:-1], _POSSESSIVE.sub("", surface)
+                labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
             # keywords yield before the free slots are filled ("Hitchcock": the tag's slot goes to the person)
             # and after (a surname filled in beside the tag "scorsese")
             entities = names_over_keywords(self.places.with_derived(ctx, j, key, labelled), ctx.folded,

@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from lemminflect import getAllLemmas
 
+from .degree import QUANTITY_SUPERLATIVES
 from .labels import LabelData, Scored, keep_better
 from .mentions import Candidate
 
@@ -67,15 +68,22 @@ def names_over_keywords(entities: list[Candidate], words: list[str],
     MoviesKG tags films with keywords that copy names: the tag "harrison ford" beside the person, "scorsese"
     beside Martin Scorsese. "avg release year of harrison ford films" averaged the tagged films. A keyword of
     English words ("murder", "horror") is a topic in its own right, beside the film "Murder!"; and a keyword
-    stays where the question's `words` name its class ("tagged")."""
+    stays where the question's `words` name its class ("tagged"), but not where they count it: "which Nolan film
+    has the most tags" asks of Christopher Nolan's films."""
     names = [c for c in entities if c.label != c.label.casefold()]
     keywords = [c for c in entities if c.label == c.label.casefold() and any(ch.isalpha() for ch in c.label)
                 and not all(map(is_english_word, re.findall(r"[a-z]+", c.label)))]
     if not names or not keywords:
         return entities
+    words = [w for i, w in enumerate(words) if not _counts(words[:i])]
     forms = {lemma for word in words for lemmas in getAllLemmas(word).values() for lemma in lemmas} | set(words)
     named_classes = {name for word in forms for name in class_words.get(word, ())}
     return [c for c in entities if c not in keywords or set(c.classes) & named_classes]
+
+
+def _counts(before: list[str]) -> bool:
+    """Whether the words before a noun count it: "the most tags", "how many tags", "the number of tags"."""
+    return bool(before) and (before[-1] in (*QUANTITY_SUPERLATIVES, "many") or before[-2:] == ["number", "of"])
 
 
 def is_english_word(word: str) -> bool:

@@ -30,7 +30,7 @@ from engine.programs.validate import QUANTITY_KINDS
 from kg_adapters.readable import is_agent_noun, object_noun
 from kg_adapters.schema import Schema
 
-from .degree import THAN_ANY, asks_count, comparatives, is_superlative, ranks_another, rankings
+from .degree import THAN_ANY, asks_count, comparatives, is_superlative, ranks_another, rankings, superlative_offsets
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .named import NamedRelations, Spelling, words_of
 from .words import ARTICLES, PERSON_WORDS, STOP, numbers_as_digits, word_forms
@@ -98,6 +98,7 @@ class Question:
     rankings: tuple[str, ...] = ("ARGMAX", "ARGMIN")  # the ways a superlative may go: "oldest", "older" ARGMIN
     asked_types: frozenset[str] = frozenset()
     ranks_another: bool = False  # a superlative ranks another class: "the capital of the largest country"
+    superlative_at: tuple[int, ...] = ()  # offsets of the superlative words outside names ("most", "largest")
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
     named_relations: dict[str, Spelling] = field(default_factory=dict)  # relation -> the words that spell it
     class_words: dict[str, frozenset[str]] = field(default_factory=dict)  # class name -> the words naming it
@@ -161,6 +162,7 @@ class QuestionReader:
             rankings=rankings(anonymised),
             asked_types=asked_types,
             ranks_another=ranks_another(text, linking.mentions, asked_types),
+            superlative_at=superlative_offsets(text, linking.mentions),
             words={a.node: a.word for a in anchors},
             named_relations=self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"]),
             class_words=_class_words(linking),
