@@ -198,3 +198,41 @@ def test_a_class_ranked_against_all_the_rest_is_built_for_than_any_other(geo, co
     question = _reader(geo, config, embedder).read("which currency is used by more countries than any other?")
     built = {c.text for c in Enumerator(geo, config).first(question)}
     assert "(ARGMAX Currency (COUNT (R currency)))" in built
+
+
+def test_a_ranking_is_built_only_where_the_question_has_a_superlative(films, config, embedder) -> None:
+    """ "capitals of the countries that border spain" had the capital of the smallest: no ranking is built
+    without a superlative word, and no second one with only one."""
+    reader = _reader(films, config, embedder)
+    movies = _executed(films, '(JOIN directed_by "Ridley Scott")', frozenset({0}))
+    plain = _extended(films, config, reader.read("movies directed by ridley scott"), movies)
+    assert not any("ARGMAX" in text or "ARGMIN" in text for text in plain)
+    ranked = _executed(films, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({0}))
+    question = reader.read("the latest movie directed by ridley scott")
+    cast = _executed(films, '(JOIN (R starred_actors) (ARGMAX (JOIN directed_by "Ridley Scott") release_year))',
+                     frozenset({0}))
+    assert '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)' in _extended(films, config, question, movies)
+    assert not any(text.count("ARGM") > 1 for text in _extended(films, config, question, cast))
+    assert ranked.execution.answers[0].label == "Gladiator"
+
+
+def test_names_after_the_superlative_say_what_is_counted(films, config, embedder) -> None:
+    """ "who starred in the most ridley scott movies" counts Ridley Scott's movies, not all of an actor's."""
+    reader = _reader(films, config, embedder)
+    cast = _executed(films, '(JOIN (R starred_actors) (JOIN directed_by "Ridley Scott"))', frozenset({0}))
+    restricted = '(ARGMAX (JOIN (R starred_actors) (JOIN directed_by "Ridley Scott")) ' \
+                 '(COUNT (R starred_actors) (JOIN directed_by "Ridley Scott")))'
+    counted = _extended(films, config, reader.read("who starred in the most ridley scott movies"), cast)
+    assert restricted in counted
+    assert not any("(COUNT (R starred_actors))" in text for text in counted)
+    before = _extended(films, config, reader.read("which ridley scott actor starred in the most movies"), cast)
+    assert restricted in before and any("(COUNT (R starred_actors))" in text for text in before)
+
+
+def test_the_asked_class_less_a_negated_name_is_ranked(films, config, embedder) -> None:
+    """ "apart from comedy, which genre has the most movies": (ARGMAX (AND genre (NOT "Comedy")) ...)."""
+    question = _reader(films, config, embedder).read("apart from comedy, which genre has the most movies")
+    built = {c.text for c in Enumerator(films, config).first(question)}
+    assert '(ARGMAX (AND genre (NOT "Comedy")) (COUNT (R has_genre)))' in built
+    top = films.executor.execute('(ARGMAX (AND genre (NOT "Comedy")) (COUNT (R has_genre)))').answers
+    assert [a.label for a in top] == ["Science Fiction"]

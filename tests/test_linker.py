@@ -72,6 +72,9 @@ def test_a_last_name_names_the_person(films) -> None:
     # an English word names a person only written as a name
     assert [c.label for c in top_candidates(index.link("which films did Ford star in"), "Ford")] == ["Harrison Ford"]
     assert entity_labels(index.link("which films did the ford star in")) == []
+    # a possessive names its name: "Lucas's films"
+    assert [c.label for c in top_candidates(index.link("which of Lucas's films star harrison ford"), "Lucas's")] \
+        == ["George Lucas"]
 
 
 def top_candidates(linking: Linking, text: str) -> tuple[Candidate, ...]:
@@ -261,6 +264,9 @@ def test_moviekg_a_keyword_yields_to_the_name_it_copies(movies: LabelIndex) -> N
     tagged = top_candidates(movies.link("which films have the tag brad pitt"), "brad pitt")
     assert {c.label for c in tagged} == {"brad pitt", "Brad Pitt"}
     assert [c.label for c in top_candidates(movies.link("movies tagged spielberg"), "spielberg")][0] == "spielberg"
+    # tags that are counted are not named: "the most tags" ranks Nolan's films by their tags
+    assert [c.label for c in top_candidates(movies.link("Which Nolan film has the most tags?"), "Nolan")] \
+        == ["Christopher Nolan"]
 
 
 def test_moviekg_no_tags_for_question_words(movies: LabelIndex) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.answer.asked import counts_named
 from engine.answer.linker import LabelIndex
 from engine.answer.question import QuestionReader, _names_people
 from engine.answer.words import numbers_as_digits
@@ -72,6 +73,7 @@ def test_class_labels_that_name_people(label: str, people: bool) -> None:
         ("the release year of ridley scott movies", set()),  # "of": the noun phrase is not the answer
         ("movies of ridley scott", {"movie"}),  # the first noun heads it; the name after "of" modifies it
         ("the movies written by ridley scott were in which genres", {"genre"}),  # a wh-word asks for the rest
+        ("movies of ridley scott which harrison ford starred in", {"movie"}),  # "which" after a name: a clause
     ],
 )
 def test_the_class_a_question_asks_for(reader: QuestionReader, question: str, asked: set[str]) -> None:
@@ -150,6 +152,7 @@ def test_a_count_that_only_ranks_is_not_asked_for(reader: QuestionReader, questi
         ("what is the two word genre tag of alien", set(), False),  # "genre" does not end its phrase
         ("which actor starred in the most films", {"person"}, False),  # "most films" counts films
         ("which actor starred in the earliest film", {"person"}, True),  # films ranked, their actors asked
+        ("which actor starred in the most science fiction films", {"person"}, False),  # a name, then the noun
     ],
 )
 def test_what_a_superlative_ranks(reader: QuestionReader, question: str, asked: set, ranks_another: bool) -> None:
@@ -279,3 +282,36 @@ def test_where_asks_for_what_an_is_in_relation_leads_to(small_kg, config, embedd
     country = frozenset(kg.schema.relation("is_in_country").range)
     assert reader.read("where is the club that Ada plays for?").asked_types == country
     assert not reader.read("which club does Ada play for?").asked_types & country
+
+
+@pytest.mark.parametrize(
+    "question, superlatives, counted",
+    [
+        ("which actor starred in the most films", 1, ()),
+        ("who starred in the most ridley scott movies", 1, ("ridley scott",)),  # the names after "most"
+        ("which ridley scott movie has the most actors", 1, ()),
+        ("who wrote the most movies", 1, ()),
+        ("what is the latest of the earliest movies", 2, ()),
+        ("movies directed by ridley scott", 0, ()),
+    ],
+)
+def test_where_the_superlative_words_stand(reader: QuestionReader, question: str, superlatives: int, counted) -> None:
+    read = reader.read(question)
+    assert len(read.superlative_at) == superlatives
+    after = tuple(m.text for m in read.linking.mentions
+                  if m.kind == "entity" and read.superlative_at and m.start > read.superlative_at[0])
+    assert after == counted
+
+
+@pytest.mark.parametrize(
+    "question, named",
+    [
+        ("how many people live in France", False),  # an amount the KG holds, its population
+        ("how many neighbours does France have", True),  # a relation
+        ("how many countries use the euro", True),  # a class
+        ("what is the population of France", True),  # no "how many"
+    ],
+)
+def test_what_how_many_counts(geo: KnowledgeGraph, config, embedder: Embedder, question: str, named: bool) -> None:
+    reader = QuestionReader(geo.schema, LabelIndex.build(geo.store, geo.schema, config.cache_dir, embedder))
+    assert counts_named(reader.read(question)) is named

@@ -78,7 +78,8 @@ def test_a_finalist_fits_every_cue_the_question_has(asked_types, superlative, pr
 def _cues(**given) -> SimpleNamespace:
     """A question's cues (engine.answer.question.Question), none asked unless given."""
     cues = dict(asks_count=False, asked_types=frozenset(), ranks_another=False, asks_superlative=False,
-                asks_negation=False, asks_yes_no=False, aggregate=None, compared=frozenset(), choice=())
+                asks_negation=False, asks_yes_no=False, aggregate=None, compared=frozenset(), choice=(), text="", asks_same=False,
+                class_words={}, named_relations={})
     return SimpleNamespace(**{**cues, **given})
 
 

@@ -7,10 +7,13 @@ puts the readings that fit every cue first (`rank.py`), the pruner keeps a few o
 
 from __future__ import annotations
 
+import re
+
 from engine.programs.sexpr import Aggregate, Compare, Count, In, Not, Or, Superlative, walk
 from engine.programs.validate import LITERAL_KINDS, QUANTITY_KINDS
 from kg_adapters.schema import Schema
 
+from .named import words_of
 from .question import Question
 from .search import ProgramCandidate
 
@@ -19,7 +22,7 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     """Whether the candidate answers with what the question asks for: a count; else the asked class and a
     ranking, each where the question asks for one (False where it asks for neither)."""
     if isinstance(cand.program, Count):
-        return question.asks_count
+        return question.asks_count and counts_named(question)
     if question.asks_count and one_amount(cand):
         return True
     nodes = {type(node) for node in walk(cand.program)}
@@ -36,6 +39,18 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
             # too). Every ranking among the 79 of geography-demo and tests/fixtures/ops_questions is outermost.
             cues.append(isinstance(cand.program, Superlative))
     return bool(cues) and all(cues)
+
+
+def counts_named(question: Question) -> bool:
+    """Whether what "how many" counts is something the KG names, a class ("how many japanese cities") or a
+    relation ("how many neighbours"). "How many people live in Canada" names neither: it asks for an amount the
+    KG holds (Canada's population), not for a count of Canada's cities."""
+    match = _HOW_MANY.search(question.text)
+    if match is None:
+        return True
+    named = {w for words in question.class_words.values() for w in words}
+    named |= {w for spelling in question.named_relations.values() for w in spelling.by_noun | spelling.by_verb}
+    return bool(set(words_of(match.group(1))) & named)
 
 
 def one_amount(cand: ProgramCandidate) -> bool:
@@ -68,6 +83,9 @@ _CUE_WORDS = (("asks_count", "a count"), ("asks_yes_no", "a yes or no"), ("asks_
               ("asks_negation", "an exclusion"), ("aggregate", "a total or an average"),
               ("compared", "a comparison"), ("choice", "a choice between the names"))
 
+
+# "how many" and the two words after it: what is counted ("how many japanese cities")
+_HOW_MANY = re.compile(r"\bhow many\s+(\w+(?:\s+\w+)?)", re.IGNORECASE)
 
 # A question's cue, and the node a program needs to answer it.
 _CUE_NODES = (("asks_superlative", Superlative), ("asks_negation", Not), ("asks_yes_no", In),

@@ -315,8 +315,9 @@ def _count(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
 
 
 def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
-    """ARGMAX and ARGMIN over one- and two-hop numeric paths, for sets of more than one."""
-    if cand.size <= 1 or _ranked_enough(q, cand.program):
+    """ARGMAX and ARGMIN over one- and two-hop numeric paths, for sets of more than one, where the question has a
+    superlative ("capitals of the countries that border Spain" had the capital of the smallest)."""
+    if not q.asks_superlative or cand.size <= 1 or _ranked_enough(q, cand.program):
         return
     for path in en.numeric_paths(cand.types):
         for op in q.rankings:

@@ -2,7 +2,8 @@
 
 A `Linking` also rewrites the question: without brackets (`plain_question`) and with each linked
 entity or literal replaced by its class (`anonymised`), the form in which questions are compared with
-the corpus and candidates are read aloud.
+the corpus and candidates are read aloud. `name_runs` and `offered_choice` read names written together ("Spain
+and Portugal", "Brazil or Argentina").
 """
 
 from __future__ import annotations
@@ -110,3 +111,35 @@ def literal_candidate(text: str) -> Candidate | None:
         kind = "year" if _YEAR.fullmatch(text) and 1000 <= value <= 2100 else "integer"
         return Candidate("literal", text, None, SCORE_LITERAL, (kind,), "integer")
     return None
+
+
+# What may join the names of a choice: "Brazil or Argentina", "Spain, Italy or Greece", "Canada vs the United
+# States". A run of names is a choice where one joint says "or"/"vs", or where "between", "among" or a first "of"
+# opens it ("Of Spain, Italy and Greece, which ..."): "do Spain and Portugal share a border" chooses nothing.
+_JOINT = re.compile(r"\s*(,|(,\s*)?(or|and|versus|vs\.?)(?=\s))\s*(the\s+)?", re.IGNORECASE)
+_OR_JOINT = re.compile(r"\b(or|vs\.?|versus)\b", re.IGNORECASE)
+_LIST_OPENER = re.compile(r"(^\s*(of|among)|\b(between|among))\s+(the\s+)?$", re.IGNORECASE)
+
+
+def name_runs(text: str, linking: Linking) -> list[tuple[int, ...]]:
+    """Runs of two or more entity mentions joined by commas, "and", "or" or "vs": "Spain and Portugal"."""
+    mentions = linking.mentions
+    runs: list[list[int]] = []
+    for i, mention in enumerate(mentions):
+        if not any(c.kind == "entity" for c in mention.candidates):
+            continue
+        if runs and _JOINT.fullmatch(text[mentions[runs[-1][-1]].end : mention.start]):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return [tuple(run) for run in runs if len(run) > 1]
+
+
+def offered_choice(text: str, linking: Linking, runs: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The entity mentions to choose between ("which is bigger, Brazil or Argentina"), or ()."""
+    mentions = linking.mentions
+    for run in runs:
+        joints = [text[mentions[a].end : mentions[b].start] for a, b in zip(run, run[1:])]
+        if any(_OR_JOINT.search(j) for j in joints) or _LIST_OPENER.search(text[: mentions[run[0]].start]):
+            return run
+    return ()

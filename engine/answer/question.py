@@ -32,6 +32,7 @@ from kg_adapters.schema import Schema
 
 from .degree import THAN_ANY, asks_count, comparatives, is_superlative, ranks_another, rankings, superlative_offsets
 from .linker import Candidate, LabelIndex, Linking, Mention
+from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .words import ARTICLES, PERSON_WORDS, STOP, numbers_as_digits, word_forms
 
@@ -129,8 +130,8 @@ class QuestionReader:
         linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
         anchors = tuple(_anchors(linking))
         anonymised = linking.anonymised()
-        runs = _name_runs(text, linking)
-        choice = _choice(text, linking, runs)
+        runs = name_runs(text, linking)
+        choice = offered_choice(text, linking, runs)
         negation = bool(_NEGATION.search(anonymised))
         asked_types = self._asked_types(text, linking)
         superlative = any(map(is_superlative, re.findall(r"[a-z]+", anonymised.lower())))
@@ -176,7 +177,7 @@ class QuestionReader:
         asked = set()
         classes = [m for m in linking.mentions if m.kind == "class"]
         for i, mention in enumerate(classes):
-            opening = i == 0 and not _WH_WORD.search(text) and _heads_opening_phrase(text, linking, mention)
+            opening = i == 0 and not _asks_with_wh_word(text) and _heads_opening_phrase(text, linking, mention)
             if not (opening or _WH_BEFORE.search(_without_modifiers(_before_noun(text, linking, mention),
                                                                     _ends_phrase(text, mention)))):
                 continue
@@ -233,6 +234,13 @@ def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:
             before = before[: other.start] + " " + before[other.end :]
     words = re.findall(r"[a-z]+", before.lower())
     return all(w not in STOP or w in ARTICLES or w == "all" or is_superlative(w) for w in words)
+
+
+def _asks_with_wh_word(text: str) -> bool:
+    """Whether a wh-word asks ("the films of X were in which genres"), opening the question or after a function
+    word, rather than opening a clause about the word before it ("countries in asia where arabic is spoken")."""
+    return any(not (before := re.findall(r"[a-z]+", text[: m.start()].lower())) or before[-1] in STOP
+               for m in _WH_WORD.finditer(text))
 
 
 def _without_modifiers(before: str, heads: bool = True) -> str:
@@ -312,38 +320,6 @@ _AUXILIARY = re.compile(r"\W*(\b(is|are|was|were|do|does|did|has|have|had|ca|wo|
 def _names(mention: Mention) -> bool:
     """Whether a mention may name an entity or a value, not only a class."""
     return any(c.kind in ("entity", "literal") for c in mention.candidates)
-
-
-# What may join the names of a choice: "Brazil or Argentina", "Spain, Italy or Greece", "Canada vs the United
-# States". A run of names is a choice where one joint says "or"/"vs", or where "between", "among" or a first "of"
-# opens it ("Of Spain, Italy and Greece, which ..."): "do Spain and Portugal share a border" chooses nothing.
-_JOINT = re.compile(r"\s*(,|(,\s*)?(or|and|versus|vs\.?)(?=\s))\s*(the\s+)?", re.IGNORECASE)
-_OR_JOINT = re.compile(r"\b(or|vs\.?|versus)\b", re.IGNORECASE)
-_LIST_OPENER = re.compile(r"(^\s*(of|among)|\b(between|among))\s+(the\s+)?$", re.IGNORECASE)
-
-
-def _name_runs(text: str, linking: Linking) -> list[tuple[int, ...]]:
-    """Runs of two or more entity mentions joined by commas, "and", "or" or "vs": "Spain and Portugal"."""
-    mentions = linking.mentions
-    runs: list[list[int]] = []
-    for i, mention in enumerate(mentions):
-        if not any(c.kind == "entity" for c in mention.candidates):
-            continue
-        if runs and _JOINT.fullmatch(text[mentions[runs[-1][-1]].end : mention.start]):
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    return [tuple(run) for run in runs if len(run) > 1]
-
-
-def _choice(text: str, linking: Linking, runs: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """The entity mentions to choose between ("which is bigger, Brazil or Argentina"), or ()."""
-    mentions = linking.mentions
-    for run in runs:
-        joints = [text[mentions[a].end : mentions[b].start] for a, b in zip(run, run[1:])]
-        if any(_OR_JOINT.search(j) for j in joints) or _LIST_OPENER.search(text[: mentions[run[0]].start]):
-            return run
-    return ()
 
 
 def _what_value(schema: Schema) -> tuple[re.Pattern, dict[str, set[str]]]:

@@ -205,8 +205,13 @@ class Ranker:
         "Nigeria")) built, but the best set held only one-hop readings of one of its two words."""
         fitting = any(fits_asked(question, c) for c in finalists)
         out = list(finalists)
+        # more than any finalist that fits and walks straight: "spanish speaking countries in south america" had
+        # on both names only the languages of South America's countries and a walk back from them, the finalists
+        # that answer with countries straight on one name (a walk back pays the repeat penalty at the re-rank)
+        rivals = [c for c in finalists if (fits_asked(question, c) or not fitting)
+                  and not repeats(c.program, not question.asks_same)]
         for measure in (lambda c: len(c.anchors), lambda c: c.named):
-            most = max(map(measure, finalists), default=0)
+            most = max(map(measure, rivals), default=0)
             fuller = [c for c in scored if c.execution is not None and c not in out and measure(c) > most
                       and (fits_asked(question, c) or not fitting)]
             out += sorted(fuller, key=best_order)[:1]

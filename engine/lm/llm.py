@@ -3,7 +3,8 @@
 
 Scoring is the hot path. The reasoner scores many small batches of candidates after one long prompt
 (instructions + exemplars + question), so `score()` runs the prefix once, keeps its KV cache in a small LRU
-keyed by the prefix string, and runs each batch of continuations on top of a copy of that cache.
+keyed by the prefix string, and runs each batch of continuations, packed into one sequence, on top of a copy
+of that cache.
 `score_plain()` is the reference it must agree with: each prefix + continuation as its own forward pass.
 
 Tokenisation: the prefix and each continuation are tokenised separately and their ids concatenated, in both
@@ -186,61 +187,66 @@ class LLM(BeamGeneration):
         return self._score(prefix, conts, starts)
 
     def _score(self, prefix: str, conts: list[list[int]], starts: list[int]) -> list[float]:
-        """Mean log-prob of conts[i][starts[i]:] given prefix + conts[i][:starts[i]]."""
+        """Mean log-prob of conts[i][starts[i]:] given prefix + conts[i][:starts[i]].
+
+        Up to `max_batch` continuations run as one packed sequence after the prefix's cache: each attends to
+        the prefix and to its own earlier tokens only (a block-diagonal causal mask) and counts its positions
+        from the prefix's end, so each sees what it would see alone. Packing beats a padded batch on a CPU by
+        about 40%: a batch attends to B copies of the prefix cache (0.82 s against 1.45 s for 10 continuations
+        of 20 tokens after 1,495 prefix tokens; session 16, 2 cores, bf16)."""
         P, prefix_cache, next_logp = self._prefix_state(prefix)
-        order = sorted(range(len(conts)), key=lambda i: len(conts[i]))  # like lengths batched: less padding
-        conts, starts = [conts[i] for i in order], [starts[i] for i in order]
+        scores: list[float] = []
         with torch.inference_mode():
-            scores: list[float] = []
             for i in range(0, len(conts), self.config.max_batch):
-                batch = conts[i : i + self.config.max_batch]
-                batch_starts = starts[i : i + self.config.max_batch]
-                B, L = len(batch), max(len(c) for c in batch)
-                ids = torch.full((B, L), self.pad_id)  # (B, L) right-padded
-                mask = torch.zeros((B, P + L), dtype=torch.long)  # (B, P+L) prefix + real continuation tokens
-                mask[:, :P] = 1
-                for b, c in enumerate(batch):
-                    ids[b, : len(c)] = torch.tensor(c)
-                    mask[b, P : P + len(c)] = 1
+                batch, batch_starts = conts[i : i + self.config.max_batch], starts[i : i + self.config.max_batch]
+                ids = torch.tensor([[t for c in batch for t in c]])  # (1, N)
+                positions = torch.tensor([[P + t for c in batch for t in range(len(c))]])  # (1, N)
                 cache = copy.deepcopy(prefix_cache)  # the forward pass appends to it; keep the LRU's intact
-                cache.batch_repeat_interleave(B)  # (1, nh, P, hs) -> (B, nh, P, hs) per layer
-                positions = torch.arange(P, P + L).expand(B, L)  # (B, L) same positions as in the plain run
                 hidden = self._hidden(
                     ids,
-                    attention_mask=mask.to(self.device),
+                    attention_mask=self._packed_mask(P, batch),
                     position_ids=positions.to(self.device),
                     past_key_values=cache,
                     use_cache=True,
-                ).last_hidden_state  # (B, L, H)
+                ).last_hidden_state[0]  # (N, H)
                 scores += self._target_logprobs(hidden, next_logp, batch, batch_starts)
-                self.clock.add("score", 0.0, B * L)  # positions only: the caller times its own stage
-            unsorted = [0.0] * len(scores)
-            for place, i in enumerate(order):
-                unsorted[i] = scores[place]
-            return unsorted
+                self.clock.add("score", 0.0, ids.shape[1])  # positions only: the caller times its own stage
+        return scores
+
+    def _packed_mask(self, P: int, batch: list[list[int]]):
+        """(1, 1, N, P + N) additive mask: every packed token sees the prefix and the earlier tokens of its own
+        continuation, nothing of the others."""
+        segment = torch.tensor([b for b, c in enumerate(batch) for _ in c])  # (N,)
+        N = len(segment)
+        allowed = torch.ones((N, P + N), dtype=torch.bool)
+        allowed[:, P:] = torch.tril(torch.ones((N, N), dtype=torch.bool)) & (segment[:, None] == segment[None, :])
+        dtype = self.model.dtype
+        mask = torch.zeros((N, P + N), dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)
+        return mask[None, None].to(self.device)
 
     def _target_logprobs(self, hidden, next_logp, batch: list[list[int]], starts: list[int]) -> list[float]:
-        """Mean log-prob of batch[b][starts[b]:], from the hidden states of the batch.
+        """Mean log-prob of batch[b][starts[b]:], from the packed hidden states of the batch (N, H).
 
         The vocabulary head (151k rows for Qwen) costs more than the rest of a short
         continuation's forward pass, so it runs only at the positions that predict a scored
-        token, never at the middle or at padding.
+        token, never at the middle.
         """
         rows, targets, owner = [], [], []
         means = [0.0] * len(batch)
         firsts = []  # scored first tokens: predicted by the prefix's last position, already known
+        offset = 0
         for b, (c, start) in enumerate(zip(batch, starts)):
             if start == 0:
                 firsts.append((b, c[0]))
             for t in range(max(start, 1), len(c)):  # token t is predicted by position t - 1
-                rows.append((b, t - 1))
+                rows.append(offset + t - 1)
                 targets.append(c[t])
                 owner.append(b)
+            offset += len(c)
         if rows:
-            at = torch.tensor(rows)
-            logits = self._head(hidden[at[:, 0], at[:, 1]]).float()  # (N, V)
+            logits = self._head(hidden[torch.tensor(rows)]).float()  # (R, V)
             logp = logits.gather(-1, torch.tensor(targets, device=logits.device)[:, None]).squeeze(-1)
-            logp = (logp - logits.logsumexp(-1)).tolist()  # (N,)
+            logp = (logp - logits.logsumexp(-1)).tolist()  # (R,)
             for b, value in zip(owner, logp):
                 means[b] += value
         for b, token in firsts:
