@@ -237,10 +237,14 @@ def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:
 
 
 def _asks_with_wh_word(text: str) -> bool:
-    """Whether a wh-word asks ("the films of X were in which genres"), opening the question or after a function
-    word, rather than opening a clause about the word before it ("countries in asia where arabic is spoken")."""
-    return any(not (before := re.findall(r"[a-z]+", text[: m.start()].lower())) or before[-1] in STOP
+    """Whether a wh-word asks ("the films of X were in which genres", "the movie X, when was it released"),
+    rather than open a clause about the word just before it ("countries in asia where arabic is spoken")."""
+    return any(not _RELATIVE.search(text[: m.start()]) or m.group().lower() not in ("who", "which", "where")
                for m in _WH_WORD.finditer(text))
+
+
+# a content word just before: "asia where", not "in which" nor "X], when"
+_RELATIVE = re.compile(r"\b(?!(?:" + "|".join(map(re.escape, sorted(STOP))) + r")\b)[a-z]+\s+$", re.IGNORECASE)
 
 
 def _without_modifiers(before: str, heads: bool = True) -> str:
