@@ -109,9 +109,16 @@ def test_a_question_without_names_ranks_the_class_it_names(geo, config, embedder
 
 
 def test_a_name_compared_with_and_no_word_of_degree_is_compared_both_ways(geo, config, embedder) -> None:
-    question = _reader(geo, config, embedder).read("which countries lie further north than france?")
+    question = _reader(geo, config, embedder).read("which countries lie further from the equator than france?")
     built = {c.text for c in Enumerator(geo, config).first(question)}
     assert {'(gt area "France")', '(lt area "France")'} <= built
+
+
+def test_a_compass_word_says_which_way_a_comparison_goes(geo, config, embedder) -> None:
+    """Coordinates grow northward: "further north than france" is compared upward only."""
+    question = _reader(geo, config, embedder).read("which countries lie further north than france?")
+    built = {c.text for c in Enumerator(geo, config).first(question)}
+    assert '(gt area "France")' in built and '(lt area "France")' not in built
 
 
 def test_a_named_member_after_the_negation_word_is_left_out(geo, config, embedder) -> None:

@@ -112,6 +112,16 @@ def test_year_literal_and_plural_class(films) -> None:
     assert top(other, "2001-09-11").literal_kind == "date"
 
 
+def test_a_plural_names_what_the_kg_labels_in_the_singular(films) -> None:
+    """ "comedies" is the genre Comedy, "gladiators" the film Gladiator; a class word stays a class word."""
+    _, index = films
+    linking = index.link("which harrison ford films are comedies")
+    assert top(linking, "comedies").label == "Comedy" and top(linking, "comedies").score == 0.85
+    assert top(index.link("ridley scott gladiators"), "gladiators").label == "Gladiator"
+    assert top(index.link("which films are comedies"), "films").kind == "class"
+    assert index._singular("gladiator s", 2) == [] and index._singular("gladiator has", 2) == []  # "'s", "ha"
+
+
 def test_fuzzy_typos(films) -> None:
     _, index = films
     linking = index.link("what movies did ridley scot direct")

@@ -32,6 +32,7 @@ def reader(films: KnowledgeGraph, config, embedder: Embedder) -> QuestionReader:
         ("what writers wrote Alien", True),  # written_by -> writer
         ("which people starred in Alien", True),  # language-level
         ("Alien was directed by who?", True),
+        ("the films directed by ridley scott starred who", True),  # a wh-word that ends the question asks
         ("which movies did Ridley Scott direct", False),
         ("what film genre is Alien", False),
         ("which directory holds the films", False),
@@ -168,7 +169,12 @@ def test_what_a_superlative_ranks(reader: QuestionReader, question: str, asked: 
         ("which film released after 1980 is the oldest", ("ARGMIN",)),  # the superlative decides, not "after"
         ("alien or blade runner, which is older", ("ARGMIN",)),
         ("who directed the most films", ("ARGMAX",)),
-        ("the southernmost city of chile", ("ARGMAX", "ARGMIN")),  # no word of degree: both
+        ("the southernmost city of chile", ("ARGMIN",)),  # compass words: north and east up, south and west down
+        ("which lies further west, lisbon or dublin", ("ARGMIN",)),
+        ("the most northern city of chile", ("ARGMAX",)),
+        ("which city of chile is the largest", ("ARGMAX",)),
+        ("the largest city of south america", ("ARGMAX",)),  # a name is no word of degree
+        ("which city of chile", ("ARGMAX", "ARGMIN")),  # no word of degree: both
     ],
 )
 def test_the_way_a_ranking_goes(reader: QuestionReader, question: str, rankings: tuple) -> None:
@@ -225,6 +231,9 @@ def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
         ("films released before 1982", ("lt", "le")),
         ("films released in 1982", ()),  # no word of degree: the year itself, no comparison
         ("more than 3 and less than 9", ("lt", "le", "gt", "ge")),  # both: all four
+        ("cities further south than 3", ("lt", "le")),  # compass words: south and west down
+        ("is it more northerly than 3", ("gt", "ge")),  # "more" goes up too, so the compass decides
+        ("films from north america", ()),  # a name is no word of degree
     ],
 )
 def test_words_of_degree_say_which_way_a_comparison_goes(reader: QuestionReader, question: str, ways) -> None:

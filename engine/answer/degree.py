@@ -32,6 +32,15 @@ _UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|young
 _DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first)\b", re.IGNORECASE)
 # Superlatives of quantity: before a noun they count it ("the most countries"), not rank it
 QUANTITY_SUPERLATIVES = ("most", "least", "fewest")
+# Compass words of degree: coordinates grow northward and eastward (latitude, longitude, a map's y and x), so
+# "further north", "north of X" and "the northernmost" go up, south and west down. Only their comparative and
+# superlative forms count: "North America" or a "western" says nothing of degree. They decide before the
+# words above ("the most southern city" ranks down, though "most" ranks up).
+_COMPASS = r"(north|south|east|west)"
+_COMPASS_MORE = re.compile(rf"\b((further|farther|more) {_COMPASS}(ern|erly|wards?)?|{_COMPASS}(wards?)? of)\b",
+                           re.IGNORECASE)
+_COMPASS_MOST = re.compile(rf"\b({_COMPASS}ernmost|(furthest|farthest|most) {_COMPASS}(ern|erly|wards?)?)\b",
+                           re.IGNORECASE)
 
 
 def asks_count(text: str) -> bool:
@@ -43,7 +52,7 @@ def asks_count(text: str) -> bool:
 def comparatives(text: str) -> tuple[str, ...]:
     """The comparisons a question's words of degree allow: none without one ("was X released in 1999" asks
     for the year itself, not for one before it), both ways where it has words of both."""
-    up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
+    up, down = _compass(_COMPASS_MORE, text) or (bool(_UP.search(text)), bool(_DOWN.search(text)))
     if up != down:
         return ("gt", "ge") if up else ("lt", "le")
     return ("lt", "le", "gt", "ge") if up else ()
@@ -53,12 +62,20 @@ def rankings(text: str) -> tuple[str, ...]:
     """The superlatives a question allows: by its superlative ("the oldest": ARGMIN, "the most": ARGMAX), else
     by its comparative ("which is bigger, X or Y"), else both. Read on dates as `_UP` says: "the oldest film"
     has the least year."""
-    up, down = bool(_UP_MOST.search(text)), bool(_DOWN_MOST.search(text))
+    up, down = _compass(_COMPASS_MOST, text) or (bool(_UP_MOST.search(text)), bool(_DOWN_MOST.search(text)))
     if up == down:
-        up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
+        up, down = _compass(_COMPASS_MORE, text) or (bool(_UP.search(text)), bool(_DOWN.search(text)))
     if up != down:
         return ("ARGMAX",) if up else ("ARGMIN",)
     return ("ARGMAX", "ARGMIN")
+
+
+def _compass(pattern: re.Pattern, text: str) -> tuple[bool, bool] | None:
+    """(up, down) by the compass words of `pattern` in text, or None where it has none."""
+    ways = {m.group(0).lower() for m in pattern.finditer(text)}
+    if not ways:
+        return None
+    return any("north" in w or "east" in w for w in ways), any("south" in w or "west" in w for w in ways)
 
 
 def is_superlative(word: str) -> bool:

@@ -21,6 +21,7 @@ How a question is linked (`LabelIndex.link`):
   Fuzzy matching only tries spans of five or more letters that start and end with a content word,
   and a single word only when it is no word of any label (a typo, not a different word).
 * An adjective of place names the place it derives from: "japanese cities", Japan (engine.answer.derive).
+* A plural names what the KG labels in the singular ("comedies": the genre Comedy), as sure as a variant.
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
 * Class words (names and labels of schema classes, their plurals, and with an embedder the
   words that mean one: engine.answer.synonyms) become class mentions.
@@ -50,8 +51,10 @@ import threading
 import time
 import uuid
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
+from lemminflect import getLemma
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
@@ -270,6 +273,8 @@ class LabelIndex:
             if not labelled and _POSSESSIVE.search(surface):  # "Tarantino's films" names Tarantino
                 key, surface = key[:-1], _POSSESSIVE.sub("", surface)
                 labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
+            if not labelled and not any_capital:  # "comedies" names the genre Comedy, "thrillers" Thriller
+                labelled = self._singular(key, ctx.top_k)
             # keywords yield before the free slots are filled ("Hitchcock": the tag's slot goes to the person)
             # and after (a surname filled in beside the tag "scorsese")
             entities = names_over_keywords(self.places.with_derived(ctx, j, key, labelled), ctx.folded,
@@ -287,6 +292,18 @@ class LabelIndex:
         if class_cands and entities:
             return [*entities, *class_cands]
         return class_cands or entities
+
+    def _singular(self, key: str, top_k: int) -> list[Candidate]:
+        """Labels that a plural in the question names in the singular, as sure as a variant: KGs label a
+        kind of thing in the singular (a genre "Comedy", a tag "thriller"), questions count them in the plural.
+        Only the last word is read back (lemminflect's noun lemma, by rule where its lexicon lacks the word:
+        "thrillers"), and only where it is a plural of it."""
+        *head, last = key.split()
+        lemma = next(iter(getLemma(last, upos="NOUN")), last)
+        if lemma == last or len(lemma) < 3 or not last.endswith("s") or last in self.stop:
+            return []  # not a plural, or a word of grammar ("'s", "has": "ha") or of the schema
+        found = self._exact(" ".join([*head, lemma]), "", top_k, case=False)
+        return [replace(c, score=min(c.score, SCORE_VARIANT)) for c in found]
 
     def _free_slots(self, entities: list[Candidate], scored: Scored, slots: int) -> list[Candidate]:
         """The best-connected of `scored` not among `entities`, for `slots` free places."""

@@ -240,6 +240,7 @@ def _asks_with_wh_word(text: str) -> bool:
     """Whether a wh-word asks ("the films of X were in which genres", "the movie X, when was it released"),
     rather than open a clause about the word just before it ("countries in asia where arabic is spoken")."""
     return any(not _RELATIVE.search(text[: m.start()]) or m.group().lower() not in ("who", "which", "where")
+               or not re.search(r"\w", text[m.end():])  # one that ends the question opens no clause: "X starred who"
                for m in _WH_WORD.finditer(text))
 
 

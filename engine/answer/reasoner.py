@@ -51,9 +51,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-# part of the answer-cache key: bump when reasoning changes (26: one ranking per superlative word, names after "the
-# most" say what is counted, the asked class less a negated name is ranked, possessives link)
-REASONER_VERSION = 26
+# part of the answer-cache key: bump when reasoning changes (27: compass words of degree, plurals name what the KG
+# labels in the singular)
+REASONER_VERSION = 27
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
