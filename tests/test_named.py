@@ -68,6 +68,8 @@ def _nouns(**spelt: set[str]) -> dict[str, Spelling]:
     ("in what place was dave born?", _nouns(people__person__place_of_birth={"place"})),
     ("what is the place_of_birth of dave", _nouns(people__person__place_of_birth={"place", "birth"})),
     ("which nations are there", {}),  # a synonym is the embedder's to weigh, not this
+    ("what is the nationality of dave 's nationality ?",  # written twice: asked to be walked twice
+     {"people__person__nationality": Spelling(frozenset(), frozenset({"nationality"}), times=2)}),
 ])
 def test_a_question_names_relations_by_their_words(nations, question: str, expected: dict) -> None:
     assert NamedRelations(nations.schema).named(question, []) == expected
@@ -83,7 +85,8 @@ def test_entity_names_name_no_relation(nations) -> None:
 NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
          "events": Spelling(frozenset(), frozenset({"events"})),
          "birthplace": Spelling(frozenset(), frozenset({"nationality"})),
-         "directed_by": Spelling(frozenset({"directed"}), frozenset())}
+         "directed_by": Spelling(frozenset({"directed"}), frozenset()),
+         "nominations": Spelling(frozenset(), frozenset({"nominations"}), times=2)}
 
 
 @pytest.mark.parametrize("program, answer_words, spelt", [
@@ -94,6 +97,9 @@ NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
     ('(JOIN (R events) (JOIN (R nationality) "alice"))', {"events"}, 1),  # the answers' own class word
     ('(JOIN directed_by "Ridley Scott")', set(), 1),  # a verb names it either way
     ('(ARGMAX (JOIN directed_by "Ridley Scott") (JOIN nationality events))', set(), 3),  # a path reads values
+    ('(JOIN (R nominations) "x")', set(), 1),  # the question writes "nominations" twice: half of it
+    ('(JOIN (R nominations) (JOIN (R nominations) "x"))', set(), 2),
+    ('(JOIN (R nominations) (JOIN (R nominations) (JOIN (R nominations) "x")))', set(), 2),  # no more than written
 ])
 def test_a_program_counts_the_words_its_relations_spell(program: str, answer_words: set, spelt: int) -> None:
     assert share(NAMED, parse(program), frozenset(answer_words)) == spelt

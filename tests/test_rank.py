@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine.answer.asked import fits_asked, what_is_asked
+from engine.answer.named import Spelling
 from engine.answer.rank import Ranker
 from engine.answer.rank import repeats as _repeats
 from engine.answer.search import ProgramCandidate
@@ -39,6 +40,14 @@ def test_a_walk_back_counts_unless_the_question_asks_for_it() -> None:
     assert _repeats(program) == 1 and _repeats(program, walk_back=False) == 0
     twice = parse('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))')
     assert _repeats(twice, walk_back=False) == 1  # the same relation twice in one direction still counts
+
+
+def test_a_relation_the_question_writes_twice_may_be_walked_twice() -> None:
+    """ "Spider-Man_2 's award_nominations 's award_nominations" asks for two walks; a third still counts."""
+    twice = parse('(JOIN (R nominations) (JOIN (R nominations) "Spider-Man_2"))')
+    thrice = parse('(JOIN (R nominations) (JOIN (R nominations) (JOIN (R nominations) "Spider-Man_2")))')
+    written = {"nominations": Spelling(frozenset(), frozenset({"nominations"}), times=2)}
+    assert _repeats(twice) == 1 and _repeats(twice, named=written) == 0 and _repeats(thrice, named=written) == 1
 
 
 def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: KnowledgeGraph) -> None:

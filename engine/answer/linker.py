@@ -54,7 +54,6 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
-from lemminflect import getLemma
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
@@ -64,18 +63,10 @@ from kg_adapters.schema import Schema
 from .derive import PlaceAdjectives
 from .labels import LabelData, Scored, cache_name, keep_better, read_labels
 from .mentions import Candidate, Linking, Mention, literal_candidate
-from .name_forms import NameForms, is_english_word, names_over_keywords
+from .name_forms import NameForms, is_english_word, names_over_keywords, singular_key
 from .retrieve import TextEmbedder
 from .synonyms import SchemaSynonyms, mark_schema_words
-from .words import (
-    ARTICLES,
-    STOP,
-    QuestionTokens,
-    class_words,
-    normalise,
-    schema_words,
-    surface,
-)
+from .words import ARTICLES, STOP, QuestionTokens, class_words, normalise, schema_words, surface
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +264,7 @@ class LabelIndex:
             if not labelled and _POSSESSIVE.search(surface):  # "Tarantino's films" names Tarantino
                 key, surface = key[:-1], _POSSESSIVE.sub("", surface)
                 labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
-            if not labelled and not any_capital:  # "comedies" names the genre Comedy, "thrillers" Thriller
+            if not labelled and not any_capital:  # KGs label a kind in the singular: "comedies" names Comedy
                 labelled = self._singular(key, ctx.top_k)
             # keywords yield before the free slots are filled ("Hitchcock": the tag's slot goes to the person)
             # and after (a surname filled in beside the tag "scorsese")
@@ -294,16 +285,10 @@ class LabelIndex:
         return class_cands or entities
 
     def _singular(self, key: str, top_k: int) -> list[Candidate]:
-        """Labels that a plural in the question names in the singular, as sure as a variant: KGs label a
-        kind of thing in the singular (a genre "Comedy", a tag "thriller"), questions count them in the plural.
-        Only the last word is read back (lemminflect's noun lemma, by rule where its lexicon lacks the word:
-        "thrillers"), and only where it is a plural of it."""
-        *head, last = key.split()
-        lemma = next(iter(getLemma(last, upos="NOUN")), last)
-        if lemma == last or len(lemma) < 3 or not last.endswith("s") or last in self.stop:
-            return []  # not a plural, or a word of grammar ("'s", "has": "ha") or of the schema
-        found = self._exact(" ".join([*head, lemma]), "", top_k, case=False)
-        return [replace(c, score=min(c.score, SCORE_VARIANT)) for c in found]
+        """Labels a plural names in the singular (`name_forms.singular_key`), as sure as a variant."""
+        singular = singular_key(key, self.stop)
+        return [replace(c, score=min(c.score, SCORE_VARIANT))
+                for c in (self._exact(singular, "", top_k, case=False) if singular else [])]
 
     def _free_slots(self, entities: list[Candidate], scored: Scored, slots: int) -> list[Candidate]:
         """The best-connected of `scored` not among `entities`, for `slots` free places."""

@@ -1,4 +1,4 @@
-"""Words that name an entity other than by its whole label: a surname, an abbreviation, a keyword's name.
+"""Words that name an entity other than by its whole label: a surname, an abbreviation, a plural, a keyword's name.
 
 The linker matches labels (`linker.py`); this module adds what people write instead. "spielberg" names Steven
 Spielberg, "US" names the United States, and a keyword in lower case that copies a name (MoviesKG's tag
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllLemmas, getLemma
 
 from .degree import QUANTITY_SUPERLATIVES
 from .labels import LabelData, Scored, keep_better
@@ -99,3 +99,15 @@ def _acronyms(surfaces: list[str]) -> dict[str, list[int]]:
         if 2 <= len(words) <= 5 and all(_ACRONYM_WORD.fullmatch(w) for w in words):
             out["".join(w[0] for w in words).casefold()].append(r)
     return dict(out)
+
+
+def singular_key(key: str, stop: frozenset[str]) -> str | None:
+    """The normalised label a plural names in the singular: "comedies" -> "comedy", "romantic comedies" ->
+    "romantic comedy". Only the last word is read back (lemminflect's noun lemma, by rule where its lexicon lacks
+    the word: "thrillers"), and only where it is a plural; None for a word of grammar ("'s", "has": "ha") or
+    of the schema (`stop`), which names a class, not an entity."""
+    *head, last = key.split()
+    lemma = next(iter(getLemma(last, upos="NOUN")), last)
+    if lemma == last or len(lemma) < 3 or not last.endswith("s") or last in stop:
+        return None
+    return " ".join([*head, lemma])

@@ -17,6 +17,7 @@ similarity already weighs those) and no word list of any domain.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from engine.programs.sexpr import (
@@ -52,6 +53,7 @@ class Spelling:
 
     by_verb: frozenset[str]
     by_noun: frozenset[str]
+    times: int = 1  # how often the question writes it: "X 's award_nominations 's award_nominations" twice
 
 
 class NamedRelations:
@@ -74,13 +76,14 @@ class NamedRelations:
         names, which are left out."""
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
-        tokens = set(words_of(text))
+        counts = Counter(words_of(text))
+        tokens = set(counts)
         found = {}
         for name, readings in self._readings.items():
             verbs = {t for reading in readings for forms, verb in reading if verb for t in forms & tokens}
             nouns = {t for reading in readings for forms, verb in reading if not verb for t in forms & tokens}
             if verbs or nouns:
-                found[name] = Spelling(frozenset(verbs), frozenset(nouns))
+                found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in verbs | nouns))
         return found
 
 
@@ -109,14 +112,19 @@ NAMED_WEIGHT = 0.5
 def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[str] = frozenset()) -> int:
     """How many of the question's words the program's relations spell, leaving out `answer_words`, the words
     that name the program's own answer class ("countries" in "largest country in Africa by area" asks for
-    the answers; it does not ask to walk `country`). A word counts once, however many relations spell it:
-    "a player from Mexico" spells plays_in_club, plays_for_country and plays_position alike."""
-    spelt: set[str] = set()
+    the answers; it does not ask to walk `country`). A word counts as often as the question writes it, however
+    many relations spell it: "a player from Mexico" spells plays_in_club, plays_for_country and plays_position
+    alike, once; "Spider-Man_2 's award_nominations 's award_nominations" asks for that relation walked twice,
+    which a program that walks it once spells half of."""
+    spelt: Counter[str] = Counter()
+    written: dict[str, int] = {}
     for name, toward_objects in walks(program):
         spelling = named.get(name)
         if spelling is not None:
-            spelt |= spelling.by_verb | (spelling.by_noun if toward_objects else frozenset())
-    return len(spelt - answer_words)
+            for word in spelling.by_verb | (spelling.by_noun if toward_objects else frozenset()):
+                spelt[word] += 1
+                written[word] = max(written.get(word, 1), spelling.times)
+    return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)
 
 
 def walks(program: Program) -> list[tuple[str, bool]]:

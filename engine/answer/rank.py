@@ -22,7 +22,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Callable, Mapping, Protocol
 
 from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
@@ -41,7 +41,7 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
-from .named import NAMED_WEIGHT
+from .named import NAMED_WEIGHT, Spelling
 from .question import Question
 from .search import ProgramCandidate, Search
 from .usual import UNUSUAL_WEIGHT
@@ -211,7 +211,7 @@ class Ranker:
         # Where every such finalist walks back, all of them count: "which european countries border russia" had
         # only walks back through Russia's continent, and a reading on Europe alone came in for the one on both.
         rivals = [c for c in finalists if (fits_asked(question, c) or not fitting)
-                  and not repeats(c.program, not question.asks_same)] or finalists
+                  and not repeats(c.program, not question.asks_same, question.named_relations)] or finalists
         for measure in (lambda c: len(c.anchors), lambda c: c.named):
             most = max(map(measure, rivals), default=0)
             fuller = [c for c in scored if c.execution is not None and c not in out and measure(c) > most
@@ -249,7 +249,7 @@ class Ranker:
         elif inv is None:  # skipped: it could not change the winner, so no final score to show
             final = None
         else:
-            repeat_count = repeats(cand.program, walk_back=not question.asks_same)
+            repeat_count = repeats(cand.program, walk_back=not question.asks_same, named=question.named_relations)
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors))
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
@@ -308,7 +308,7 @@ def relevance(cand: ProgramCandidate) -> float:
     return SIMILARITY_WEIGHT * cand.similarity + NAMED_WEIGHT * cand.named - UNUSUAL_WEIGHT * cand.unusual
 
 
-def repeats(program: Program, walk_back: bool = True) -> int:
+def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelling] | None = None) -> int:
     """What the repeat penalty counts: the most uses of one relation in one direction, minus one, plus one
     when the program's last step walks straight back over the relation it came by (unless `walk_back` is off,
     for questions that ask for things sharing something with the topic: `Question.asks_same`).
@@ -326,11 +326,16 @@ def repeats(program: Program, walk_back: bool = True) -> int:
     disjoint from the benchmark, all with inverse scores (reasoner v9, seeds 3 and 4), F1 for 1/2/3 hops: the
     walk back always counted 93.9/67.6/74.2 and 93.3/75.8/79.3; never 93.9/73.9/58.4 and 85.0/79.1/70.9; not
     after a "same" word 93.9/73.9/74.2 and 93.3/79.1/79.3.
+
+    A relation the question itself writes twice (`named`: "X 's award_nominations 's award_nominations") is
+    asked to be walked twice: only uses beyond what the question writes count.
     """
     names = Counter(r.name for r in relations(program))
     back = Counter(n.relation.name for n in walk(program) if isinstance(n, Reverse))
-    most = max([1, *back.values(), *(names - back).values()])  # names - back: the forward uses
-    return most - 1 + (walk_back and _walks_back(program))
+    uses = [*back.items(), *(names - back).items()]  # names - back: the forward uses
+    written = {name: spelling.times for name, spelling in (named or {}).items()}
+    extra = max([0, *(n - written.get(name, 1) for name, n in uses)])
+    return extra + (walk_back and _walks_back(program))
 
 
 def _walks_back(program: Program) -> bool:
