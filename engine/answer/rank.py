@@ -67,7 +67,7 @@ SIMILARITY_WEIGHT = 1.0
 # The final re-rank adds NAMES_WEIGHT per question mention a finalist is built on: a reading that leaves a name
 # of the question unused answers a smaller question ("spanish speaking countries in south america" went to
 # (JOIN language "Spanish"), 0.14 above the AND with South America). Final only: the search still grows from
-# single names. 0.25 in BENCHMARKS.md, "reasoner v21"; 0.25 -> 0.5 in session 16 (reasoner v29): the full suite
+# single names. 0.25 in BENCHMARKS.md, "reasoner v21"; 0.25 -> 0.5 in session 17 (reasoner v29): the full suite
 # answered every question as before (macro 90.9), moviekg-ops 78.6 -> 79.5 ("What did Kubrick make before Paths of
 # Glory?" kept Kubrick), geography-ops unchanged at 85.3.
 NAMES_WEIGHT = 0.5
