@@ -28,6 +28,9 @@ from engine.programs.sexpr import parse
         ('(JOIN (R directed_by) (JOIN (R directed_by) "Alien"))', 1),
         ('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))', 2),
         ('(COUNT (JOIN directed_by "Ridley Scott"))', 0),
+        # back over the relation it came by, narrowed first: still ends where it started
+        ('(JOIN written_by (AND (JOIN (R written_by) "Alien") (JOIN has_genre "Horror")))', 1),
+        ('(JOIN written_by (AND (JOIN (R directed_by) "Alien") (JOIN has_genre "Horror")))', 0),
     ],
 )
 def test_the_repeat_penalty_counts(program: str, repeats: int) -> None:

@@ -27,6 +27,7 @@ from typing import Callable, Mapping, Protocol
 from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
 from engine.programs.sexpr import (
+    And,
     Entity,
     Join,
     Program,
@@ -341,11 +342,15 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
 
 
 def _walks_back(program: Program) -> bool:
-    """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it."""
-    if not (isinstance(program, Join) and isinstance(program.arg, Join)):
+    """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it, also where that
+    one is narrowed first: (JOIN plays_in_club (AND (JOIN (R plays_in_club) X) Y)), the players of the clubs of
+    X's players that are in Y, read "a Forward from Spain" as the forwards' clubs in Spain, walked back."""
+    if not isinstance(program, Join):
         return False
-    outer, inner = program.relation, program.arg.relation
-    return relation_name(outer) == relation_name(inner) and isinstance(outer, Reverse) != isinstance(inner, Reverse)
+    inner = [program.arg.left, program.arg.right] if isinstance(program.arg, And) else [program.arg]
+    outer = program.relation
+    return any(isinstance(step, Join) and relation_name(outer) == relation_name(step.relation)
+               and isinstance(outer, Reverse) != isinstance(step.relation, Reverse) for step in inner)
 
 
 def _schema_line(info: RelationInfo) -> str:
