@@ -35,7 +35,7 @@ QUANTITY_SUPERLATIVES = ("most", "least", "fewest")
 # Compass words of degree: coordinates grow northward and eastward (latitude, longitude, a map's y and x), so
 # "further north", "north of X" and "the northernmost" go up, south and west down. Only their comparative and
 # superlative forms count: "North America" or a "western" says nothing of degree. They decide before the
-# words above ("the most southern city" ranks down, though "most" ranks up).
+# words above ("the most southern one" ranks down, though "most" ranks up).
 _COMPASS = r"(north|south|east|west)"
 _COMPASS_MORE = re.compile(rf"\b((further|farther|more) {_COMPASS}(ern|erly|wards?)?|{_COMPASS}(wards?)? of)\b",
                            re.IGNORECASE)

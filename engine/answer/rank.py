@@ -210,9 +210,9 @@ class Ranker:
         out = list(finalists)
         # more than any finalist that fits and walks straight: "spanish speaking countries in south america" had
         # on both names only the languages of South America's countries and a walk back from them, the finalists
-        # that answer with countries straight on one name (a walk back pays the repeat penalty at the re-rank).
-        # Where every such finalist walks back, all of them count: "which european countries border russia" had
-        # only walks back through Russia's continent, and a reading on Europe alone came in for the one on both.
+        # that answer with countries straight on one name (a walk back pays the repeat penalty at the re-rank)
+        # -- and where every such finalist walks back, all of them count (when the only fitting finalists walked
+        # back through the continent of one name, a reading on the other name alone came in for the one on both)
         rivals = [c for c in finalists if (fits_asked(question, c) or not fitting)
                   and not repeats(c.program, not question.asks_same, question.named_relations)] or finalists
         for measure in (lambda c: len(c.anchors), lambda c: c.named):
