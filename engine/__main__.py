@@ -85,6 +85,7 @@ def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = Tru
     from engine.answer.linker import LabelIndex
     from engine.answer.reasoner import Reasoner
     from engine.bootstrap.corpus import Corpus
+    from engine.bootstrap.namer import ensure_named
     from engine.lm.embedder import Embedder
     from engine.lm.llm import LLM
     from engine.scout import default_corpus_dir
@@ -105,9 +106,10 @@ def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = Tru
             print(f"using the corpus in {corpus.folder} ({len(records):,} questions)", file=sys.stderr)
         else:
             print("warning: no --corpus; questions are answered without exemplars", file=sys.stderr)
+    llm = LLM.load(config.model)
+    ensure_named(kg, lambda: llm, corpus)
     embedder = Embedder.load(config.embedder)
     index = LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder)
-    llm = LLM.load(config.model)
     return Reasoner(kg, records, llm, embedder, index, config, memoize=memoize)
 
 

@@ -17,6 +17,7 @@ from typing import Callable
 from engine.answer import followup
 from engine.bootstrap.build import BootstrapResult, Progress, bootstrap
 from engine.bootstrap.corpus import Corpus, CorpusRecord
+from engine.bootstrap.namer import ensure_named
 from engine.programs.executor import Execution
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import (
@@ -119,6 +120,8 @@ class KGSession:
         """The KG's reasoner, up to date with its corpus: records a running bootstrap has written since the
         last question are taken in without a restart (only they are embedded), and until a program has its
         question, its English reading stands in for it (engine.bootstrap.readings)."""
+        if self._reasoner is None:
+            self._name_classes()
         labels = self.label_index()
         with self._lock:
             records, self._read_to = self.corpus.records_from(0 if self._reasoner is None else self._read_to)
@@ -134,6 +137,13 @@ class KGSession:
                 self._has_readings = True
                 self._add_readings()
             return self._reasoner
+
+    def _name_classes(self, load_llm: Callable | None = None) -> None:
+        """Before the first reasoner or a bootstrap: nouns for the classes the data leaves unnamed
+        (engine.bootstrap.namer). A renamed class drops what was built on the stand-in names."""
+        with self._lock:
+            if self.kg.unnamed_classes() and ensure_named(self.kg, load_llm or self.scout.llm, self.corpus):
+                self._reasoner = self._labels = None
 
     def _add_readings(self) -> None:
         from engine.bootstrap.readings import reading_records
@@ -187,6 +197,7 @@ class KGSession:
             **{k: v for k, v in {"budget": budget, "model": model}.items() if v is not None}
         )
         load = self.scout.llm if config.model == self.scout.config.model else lambda: _load_llm(config)
+        self._name_classes(load)
         return bootstrap(self.kg, self.corpus.folder, config, load, on_progress, should_stop)
 
     def mark_correct(self, question: str, program: str) -> CorpusRecord:

@@ -47,7 +47,7 @@ from .naming import class_iri, local_name
 from .readable import names_people, object_noun, relation_label, reverse_label, subject_noun, words
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 4  # bump when reading or induction changes, so cached schemas are rebuilt (4: shared members)
+SCHEMA_VERSION = 5  # bump when reading or induction changes, so cached schemas are rebuilt (5: provisional names)
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,9 @@ class ClassInfo:
     datatype: str | None = None  # literal classes: the XSD datatype IRI
     kind: str = "entity"  # "entity" | "year" | "integer" | "decimal" | "date" | "text"
     size: int = 0
+    # A stand-in name ("thing with directed by"): nothing in the data says what these entities are, so the
+    # engine asks a language model (engine.bootstrap.namer) and `rename_classes` puts its noun in.
+    provisional: bool = False
 
     @property
     def is_literal(self) -> bool:
@@ -167,6 +170,7 @@ class Schema:
         lines = ["Classes:"]
         for c in sorted(self.classes, key=lambda c: (-c.size, c.name)):
             origin = "literal" if c.is_literal else "induced" if c.induced else "declared"
+            origin += ", a stand-in name until the first question or bootstrap" if c.provisional else ""
             kind = f", {c.kind} literals" if c.is_literal else ""
             desc = f" - {c.description}" if c.description else ""
             lines.append(f"  {c.name:<16} {c.size:>8} members ({origin}{kind}){desc}")
@@ -282,6 +286,64 @@ def write_edits(path: Path, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]) ->
     tmp.replace(path)
 
 
+def rename_classes(schema: Schema, names: dict[str, str]) -> Schema:
+    """Put nouns in for provisional class names ({"thing_with_directed_by": "movie"}).
+
+    Unlike a SchemaEdit this changes the name programs use, which is why it is only for provisional names:
+    they are replaced once, when a KG is first opened, before any corpus names them. Names of classes that
+    are gone or no longer provisional are ignored (a schema re-read after the data changed)."""
+    taken = {c.name for c in schema.classes}
+    renamed: dict[str, str] = {}
+    for info in schema.classes:
+        noun = " ".join(names.get(info.name, "").split())
+        if not info.provisional or not noun:
+            continue
+        base = _program_name(noun)
+        name, n = base, 2
+        while name in taken:
+            name, n = f"{base}_{n}", n + 1
+        taken.add(name)
+        renamed[info.name] = name
+    if not renamed:
+        return schema
+    labels = {renamed[old]: " ".join(names[old].split()) for old in renamed}
+
+    def cls(info: ClassInfo) -> ClassInfo:
+        if info.name not in renamed:
+            return info
+        new = renamed[info.name]
+        return replace(info, iri=class_iri(new) if info.induced else info.iri, name=new, label=labels[new],
+                       provisional=False)
+
+    def rel(info: RelationInfo) -> RelationInfo:
+        return replace(info, domain=tuple(renamed.get(c, c) for c in info.domain),
+                       range=tuple(renamed.get(c, c) for c in info.range))
+
+    shared = tuple(tuple(sorted(renamed.get(c, c) for c in pair)) for pair in schema.shared_members)
+    return Schema(tuple(map(cls, schema.classes)), tuple(map(rel, schema.relations)), schema.induced,
+                  tuple(map(rel, schema.mirrors)), tuple(sorted(shared)))
+
+
+def names_path(cache_dir: str | Path, fingerprint: str) -> Path:
+    return _schema_file(cache_dir, fingerprint, "names")
+
+
+def read_names(path: Path) -> dict[str, str]:
+    """The saved nouns for provisional classes; an unreadable file counts as none (the stand-ins still work)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(data, dict) else {}
+
+
+def write_names(path: Path, names: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(names, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)
+
+
 class _SchemaReader:
     def __init__(self, store: KGStore, config: InductionConfig):
         self.store = store
@@ -325,10 +387,11 @@ class _SchemaReader:
         induced = [r for r in fillers if r not in role_class and fillers[r]]
         for group in _merge_roles(induced, fillers, self.config):
             members = set().union(*(fillers[r] for r in group))
-            name = _induced_name(group)
+            name, provisional = _induced_name(group)
             iri = class_iri(name)
             classes[iri] = ClassInfo(
-                iri, name, name, _induced_description(group), induced=True, roles=tuple(sorted(group, key=_role_key)), size=len(members)
+                iri, name, name, _induced_description(group), induced=True, roles=tuple(sorted(group, key=_role_key)),
+                size=len(members), provisional=provisional,
             )
             for role in group:
                 role_class[role] = [iri]
@@ -515,38 +578,22 @@ def _merge_roles(roles: list[Role], fillers: dict[Role, set[Term]], config: Indu
     return list(groups.values())
 
 
-# Cue words in relation names that say what kind of thing a subject class is.
-_SUBJECT_CUES = {
-    "movie": {"directed", "director", "starred", "actors", "actor", "imdb", "cast", "screenplay", "film"},
-    "book": {"isbn", "publisher", "pages", "author", "illustrated"},
-    "person": {"born", "birth", "died", "death", "spouse", "nationality", "occupation", "parent", "child"},
-    "place": {"population", "capital", "located", "area", "elevation", "latitude", "longitude"},
-    "organisation": {"founded", "founder", "headquarters", "employees", "ceo"},
-    "song": {"album", "performer", "lyrics", "composer"},
-}
-
-
-def _induced_name(group: list[Role]) -> str:
-    """Objects are named by what the relations call them (directed_by -> director; several agent nouns ->
-    person); subjects by naming convention or a shared verb (`subject_noun`), else by cue words."""
+def _induced_name(group: list[Role]) -> tuple[str, bool]:
+    """(name, provisional). Objects are named by what the relations call them (directed_by -> director;
+    several agent nouns -> person); subjects by naming convention or a shared verb (`subject_noun`). Where
+    neither says, what the subjects are takes knowledge of the world, not of English: they get a stand-in
+    name from their first relation, marked provisional for a namer to replace."""
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]
     if objects and len(objects) >= len(subjects):
         nouns = sorted({object_noun(r.relation) for r in objects})
         if names_people(nouns):
-            return "person"
-        return nouns[0] if len(nouns) == 1 else " or ".join(nouns[:3])
+            return "person", False
+        return (nouns[0] if len(nouns) == 1 else " or ".join(nouns[:3])), False
     named = subject_noun([r.relation for r in subjects])
     if named:
-        return named
-    cues = Counter()
-    for role in subjects:
-        ws = {w.lower() for w in words(role.relation)}
-        for kind, vocab in _SUBJECT_CUES.items():
-            cues[kind] += len(ws & vocab)
-    if cues and cues.most_common(1)[0][1] > 0:
-        return cues.most_common(1)[0][0]
-    return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation)
+        return named, False
+    return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation), True
 
 
 def _induced_description(group: list[Role]) -> str:

@@ -56,12 +56,14 @@ def test_moviekg_schema_is_induced(tmp_path: Path) -> None:
     done = run("schema", "--kg", str(MOVIEKG), cache=tmp_path)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    for kind in ("movie", "person", "genre", "language", "tag", "year"):
+    film = "thing_with_directed_by"  # nothing in the data says "movie": a stand-in until the model names it
+    for kind in (film, "person", "genre", "language", "tag", "year"):
         assert f"\n  {kind} " in out
-    for relation, domain, range_ in [("directed_by", "movie", "person"), ("written_by", "movie", "person"),
-                                      ("starred_actors", "movie", "person"), ("release_year", "movie", "year"),
-                                      ("has_genre", "movie", "genre"), ("in_language", "movie", "language"),
-                                      ("has_tags", "movie", "tag")]:
+    assert "a stand-in name" in out.split(f"\n  {film} ")[1].splitlines()[0]
+    for relation, domain, range_ in [("directed_by", film, "person"), ("written_by", film, "person"),
+                                      ("starred_actors", film, "person"), ("release_year", film, "year"),
+                                      ("has_genre", film, "genre"), ("in_language", film, "language"),
+                                      ("has_tags", film, "tag")]:
         assert f"{domain} -> {relation} -> {range_}" in out
 
 

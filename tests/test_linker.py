@@ -11,6 +11,7 @@ from engine.answer.linker import Candidate, LabelIndex, Linking, Mention, normal
 from engine.config import ScoutConfig
 from engine.lm.embedder import Embedder
 from engine.programs.kg import KnowledgeGraph
+from tests.conftest import named
 from kg_adapters.naming import entity_iri
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -34,7 +35,7 @@ def entity_labels(linking: Linking) -> list[str]:
 @pytest.fixture(scope="module")
 def films(tmp_path_factory) -> tuple[KnowledgeGraph, LabelIndex]:
     cache = tmp_path_factory.mktemp("films")
-    kg = KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), ScoutConfig(cache_dir=str(cache)))
+    kg = named(KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), ScoutConfig(cache_dir=str(cache))))
     index = LabelIndex.build(kg.store, kg.schema, cache, Embedder.load())
     yield kg, index
     kg.close()
@@ -236,7 +237,7 @@ def movies(tmp_path_factory) -> LabelIndex:
     if not MOVIEKG.is_file():
         pytest.skip("../shared/data/moviekg is not present")
     cache = tmp_path_factory.mktemp("moviekg")
-    kg = KnowledgeGraph.open(str(MOVIEKG), ScoutConfig(cache_dir=str(cache)))
+    kg = named(KnowledgeGraph.open(str(MOVIEKG), ScoutConfig(cache_dir=str(cache))))
     index = LabelIndex.build(kg.store, kg.schema, cache, Embedder.load())
     yield index
     kg.close()

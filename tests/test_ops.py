@@ -19,7 +19,7 @@ from engine.programs.to_sparql import to_sparql
 from engine.programs.validate import validate
 from engine.programs.verbalize import verbalize
 from kg_adapters.base import XSD, Bindings, Term
-from tests.conftest import OPS_KGS, answers_text, read_ops_rows
+from tests.conftest import OPS_KGS, answers_text, named, read_ops_rows
 
 ROWS = read_ops_rows()
 
@@ -27,7 +27,7 @@ ROWS = read_ops_rows()
 @pytest.fixture(scope="module")
 def kgs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KnowledgeGraph]:
     config = ScoutConfig(cache_dir=str(tmp_path_factory.mktemp("ops-cache")))
-    opened = {name: KnowledgeGraph.open(str(path), config) for name, path in OPS_KGS.items()}
+    opened = {name: named(KnowledgeGraph.open(str(path), config)) for name, path in OPS_KGS.items()}
     yield opened
     for kg in opened.values():
         kg.close()

@@ -35,6 +35,7 @@ from engine.config import ScoutConfig
 from engine.lm.embedder import Embedder
 from engine.lm.llm import LLM
 from engine.programs.kg import KnowledgeGraph
+from tests.conftest import named
 from engine.programs.sexpr import Count, parse, relations
 from engine.programs.validate import validate
 from engine.programs.verbalize import verbalize
@@ -72,7 +73,7 @@ def synthetic_records(kg: KnowledgeGraph, n: int) -> list[CorpusRecord]:
 def parts(tmp_path_factory):
     cache = tmp_path_factory.mktemp("reasoner")
     config = ScoutConfig(cache_dir=str(cache))
-    kg = KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), config)
+    kg = named(KnowledgeGraph.open(str(FIXTURES / "tiny_films.psv"), config))
     embedder = Embedder.load()
     index = LabelIndex.build(kg.store, kg.schema, cache, embedder)
     records = synthetic_records(kg, 40)

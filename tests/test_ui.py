@@ -191,33 +191,37 @@ def test_error_text_is_one_line_for_users():
     assert text == "Something went wrong (RuntimeError: boom)." and "Traceback" not in text
 
 
+# Until the first question or bootstrap names it (engine.bootstrap.namer), the film class has a stand-in name.
+FILM = "thing_with_directed_by"
+
+
 def test_schema_rows(hub):
     schema = hub.session(hub.default_key).schema
     relations = {row[0]: row for row in render.relation_rows(schema)}
-    assert relations["directed_by"][2:4] == ["movie", "person"]
-    assert {row[0] for row in render.class_rows(schema)} >= {"movie", "person", "year"}
+    assert relations["directed_by"][2:4] == [FILM, "person"]
+    assert {row[0] for row in render.class_rows(schema)} >= {FILM, "person", "year"}
 
 
 def test_schema_edits_from_the_tables(handlers, state, hub):
     schema = hub.session(hub.default_key).schema
     classes, relations = render.class_rows(schema), render.relation_rows(schema)
     label_at, desc_at = render.CLASS_COLUMNS.index("label"), render.RELATION_COLUMNS.index("description")
-    movie = next(row for row in classes if row[0] == "movie")
+    movie = next(row for row in classes if row[0] == FILM)
     movie[label_at] = "film"
     movie[render.CLASS_COLUMNS.index("members")] = 999  # not an editable column: ignored
     next(row for row in relations if row[0] == "written_by")[desc_at] = "who wrote the screenplay"
     status, new_classes, new_relations = handlers.save_schema(classes, relations, state)
-    assert status.startswith("Saved 2 edit(s)") and "`movie`" in status and "`written\\_by`" in status
-    assert next(r for r in new_classes if r[0] == "movie")[label_at] == "film"
+    assert status.startswith("Saved 2 edit(s)") and "`thing\\_with\\_directed\\_by`" in status and "`written\\_by`" in status
+    assert next(r for r in new_classes if r[0] == FILM)[label_at] == "film"
     assert next(r for r in new_relations if r[0] == "written_by")[desc_at] == "who wrote the screenplay"
-    assert hub.session(hub.default_key).schema.class_("movie").label == "film"
+    assert hub.session(hub.default_key).schema.class_(FILM).label == "film"
 
     status, *_ = handlers.save_schema(new_classes, new_relations, state)
     assert status.startswith("Nothing changed")
-    next(r for r in new_classes if r[0] == "movie")[label_at] = ""
+    next(r for r in new_classes if r[0] == FILM)[label_at] = ""
     status, again, _ = handlers.save_schema(new_classes, new_relations, state)
     assert "a label cannot be empty" in status and "Traceback" not in status
-    assert next(r for r in again if r[0] == "movie")[label_at] == "film"  # the table shows the schema as it is
+    assert next(r for r in again if r[0] == FILM)[label_at] == "film"  # the table shows the schema as it is
 
 
 # ------------------------------------------------------------------ chat handlers

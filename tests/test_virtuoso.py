@@ -25,9 +25,9 @@ from engine.programs.sexpr import ProgramError, quote_label
 from kg_adapters.base import XSD, EndpointUnreachable, KGStore, QueryError, QueryTimeout, Term
 from kg_adapters.loader import parse_file
 from kg_adapters.oxigraph_store import OxigraphStore
-from kg_adapters.schema import read_schema
+from kg_adapters.schema import read_schema, rename_classes
 from kg_adapters.sparql_endpoint import RDF_LANGSTRING, XSD_STRING, SparqlEndpointStore
-from tests.conftest import OPS_KGS, answers_text, read_ops_rows
+from tests.conftest import FILM_NAMES, OPS_KGS, answers_text, read_ops_rows
 from tests.virtuoso import VirtuosoServer, free_port
 
 # ----------------------------------------------------------------- the data
@@ -152,7 +152,7 @@ def executors(stores, tmp_path_factory: pytest.TempPathFactory):
     out = {}
     for kg, pair in stores.items():
         for side, store in pair.items():
-            schema = read_schema(store)
+            schema = rename_classes(read_schema(store), FILM_NAMES)
             out[kg, side] = Executor(store, schema, tmp_path_factory.mktemp(f"cache-{kg}-{side}"))
     yield out
     for executor in out.values():

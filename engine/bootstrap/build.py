@@ -7,6 +7,7 @@ progress bar and cancel; rerunning it resumes where it stopped (see corpus.py).
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from engine.programs.kg import KnowledgeGraph
 
 from .corpus import Corpus, CorpusError, CorpusRecord, Manifest
 from .explorer import ExploreConfig, ExploredProgram, Explorer
+from .namer import ensure_named
 from .qgen import (
     GeneratedQuestion,
     QuestionGenerator,
@@ -94,6 +96,10 @@ def bootstrap(
     else:
         corpus.write_manifest(Manifest(kg.fingerprint, kg.store.info.location, config.model, params))
     report = on_progress or (lambda p: None)
+    load_llm = functools.cache(load_llm)  # naming and question writing share one load
+    if kg.unnamed_classes():
+        report(Progress("naming", 0, 0, 0.0, "naming the classes the data leaves unnamed"))
+        ensure_named(kg, load_llm, corpus)
 
     programs = _explored(kg, corpus, config, report)
     corpus.repair()

@@ -15,8 +15,12 @@ from kg_adapters.schema import (
     apply_edits,
     cached_schema,
     edits_path,
+    names_path,
     read_edits,
+    read_names,
+    rename_classes,
     write_edits,
+    write_names,
 )
 
 from .executor import Executor
@@ -28,6 +32,7 @@ class KnowledgeGraph:
     schema: Schema
     executor: Executor
     edits_file: Path | None = field(default=None, repr=False)  # the user's schema wording, kept across runs
+    names_file: Path | None = field(default=None, repr=False)  # nouns for provisional class names (adopt_names)
 
     @property
     def fingerprint(self) -> str:
@@ -48,13 +53,10 @@ class KnowledgeGraph:
     @classmethod
     def from_store(cls, store: KGStore, config: ScoutConfig) -> "KnowledgeGraph":
         schema = cached_schema(store, config.cache_dir, InductionConfig(timeout_s=max(60.0, config.query_timeout_s)))
+        names_file = names_path(config.cache_dir, store.info.fingerprint)
+        schema = rename_classes(schema, read_names(names_file))
         edits_file = edits_path(config.cache_dir, store.info.fingerprint)
-        saved = read_edits(edits_file)
-        if saved:
-            try:
-                schema = apply_edits(schema, saved)
-            except KGError:  # edits saved for an older schema: show the schema as read
-                pass
+        schema = _with_edits(schema, read_edits(edits_file))
         executor = Executor(
             store,
             schema,
@@ -62,7 +64,23 @@ class KnowledgeGraph:
             cache_bytes=config.exec_cache_mb * 1024 * 1024,
             timeout_s=config.query_timeout_s,
         )
-        return cls(store, schema, executor, edits_file)
+        return cls(store, schema, executor, edits_file, names_file)
+
+    def unnamed_classes(self) -> list[str]:
+        """Classes whose name is a stand-in and whose label the user has not written: a namer's work."""
+        edited = {e.name for e in (read_edits(self.edits_file) if self.edits_file else ()) if e.label}
+        return [c.name for c in self.schema.classes if c.provisional and c.name not in edited]
+
+    def adopt_names(self, names: dict[str, str]) -> Schema:
+        """Rename provisional classes ({stand-in: noun}) and keep the nouns, so every later opening of this KG,
+        by the app, the CLI or a bootstrap, names the classes alike. Call it before a corpus names them."""
+        names = {k: v for k, v in names.items() if k in self.unnamed_classes() and v.strip()}
+        if not names:
+            return self.schema
+        if self.names_file is not None:
+            write_names(self.names_file, {**read_names(self.names_file), **names})
+        self.schema = self.executor.schema = rename_classes(self.schema, names)
+        return self.schema
 
     def edit_schema(self, edits: list[SchemaEdit]) -> Schema:
         """Apply a user's labels and descriptions, and keep them for the next time this KG is opened."""
@@ -83,3 +101,10 @@ class KnowledgeGraph:
     def close(self) -> None:
         self.executor.close()
         self.store.close()
+
+
+def _with_edits(schema: Schema, edits: tuple[SchemaEdit, ...]) -> Schema:
+    try:
+        return apply_edits(schema, edits) if edits else schema
+    except KGError:  # edits saved for an older schema: show the schema as read
+        return schema

@@ -1,0 +1,94 @@
+"""Classes the data leaves unnamed: a stand-in name at induction, a noun from the real model, kept with the KG."""
+
+from __future__ import annotations
+
+import pytest
+from tests.conftest import FIXTURES
+
+from engine.bootstrap.corpus import Corpus
+from engine.bootstrap.explorer import ExploredProgram
+from engine.bootstrap.namer import _noun, ensure_named, name_classes, sketch_class
+from engine.programs.kg import KnowledgeGraph
+from kg_adapters.schema import SchemaEdit, rename_classes
+
+FILMS = str(FIXTURES / "tiny_films.psv")
+STAND_IN = "thing_with_directed_by"
+
+
+@pytest.fixture(scope="module")
+def llm():
+    from engine.lm.llm import LLM
+
+    return LLM.load("qwen2.5-coder-0.5b")
+
+
+def test_induction_leaves_only_the_unnamable_subjects_provisional(config):
+    kg = KnowledgeGraph.open(FILMS, config)
+    provisional = {c.name for c in kg.schema.classes if c.provisional}
+    assert provisional == {STAND_IN}  # directors, actors and genres are named by their relations
+    assert kg.unnamed_classes() == [STAND_IN]
+    assert "a stand-in name" in kg.schema.describe()
+    kg.close()
+
+
+def test_renaming_reaches_every_mention_of_the_class(config):
+    kg = KnowledgeGraph.open(FILMS, config)
+    schema = rename_classes(kg.schema, {STAND_IN: "Motion picture", "person": "human"})  # person is not provisional
+    film = schema.class_("Motion_picture")
+    assert film is not None and film.label == "Motion picture" and not film.provisional
+    assert schema.class_(STAND_IN) is None and schema.class_("person") is not None
+    assert schema.relation("directed_by").domain == ("Motion_picture",)
+    assert all(STAND_IN not in pair for pair in schema.shared_members)
+    taken = rename_classes(kg.schema, {STAND_IN: "person"})  # a noun that names another class gets a suffix
+    assert taken.relation("directed_by").domain == ("person_2",)
+    kg.close()
+
+
+def test_adopted_names_are_kept_and_programs_use_them(config):
+    kg = KnowledgeGraph.open(FILMS, config)
+    kg.adopt_names({STAND_IN: "movie"})
+    assert kg.unnamed_classes() == []
+    assert {a.label for a in kg.executor.execute("(AND movie (JOIN directed_by \"George Lucas\"))").answers} == {
+        "Star Wars", "American Graffiti"}
+    kg.close()
+    again = KnowledgeGraph.open(FILMS, config)
+    assert again.schema.class_("movie") is not None and again.unnamed_classes() == []
+    again.close()
+
+
+def test_a_class_the_user_labelled_is_left_to_the_user(config):
+    kg = KnowledgeGraph.open(FILMS, config)
+    kg.edit_schema([SchemaEdit(STAND_IN, label="feature")])
+    assert kg.unnamed_classes() == []
+    assert kg.adopt_names({STAND_IN: "movie"}).class_(STAND_IN).label == "feature"
+    kg.close()
+
+
+@pytest.mark.parametrize("text, noun", [
+    ("Movies.", "movie"), ("soccer club", "soccer club"), ("director, written by", None),
+    ("recorded", None), ("organizational", None), ("", None), ("3D film", None),
+])
+def test_a_proposal_becomes_a_singular_noun_or_nothing(text, noun):
+    assert _noun(text) == noun
+
+
+def test_the_model_names_the_films(config, llm):
+    kg = KnowledgeGraph.open(FILMS, config)
+    sketch = sketch_class(kg.store, kg.schema, kg.schema.class_(STAND_IN))
+    assert set(sketch.members) <= {"Blade Runner", "Alien", "Gladiator", "Star Wars", "American Graffiti"}
+    assert len(sketch.members) == 5 and all(f.startswith("directed by ") for f in sketch.facts)
+    assert {"director", "actor"} <= sketch.elsewhere  # what the films relate to is not what they are
+    names = name_classes(kg.store, kg.schema, [STAND_IN], llm)
+    assert names[STAND_IN] in {"film", "movie"}
+    kg.close()
+
+
+def test_ensure_named_keeps_a_stand_in_that_a_corpus_uses(config, tmp_path, llm):
+    kg = KnowledgeGraph.open(FILMS, config)
+    corpus = Corpus(tmp_path / "corpus")
+    program = f"(AND {STAND_IN} (JOIN directed_by \"George Lucas\"))"
+    corpus.write_programs([ExploredProgram(program, program, "(AND #C (JOIN #r #e))", (program,), 2, ())])
+    assert ensure_named(kg, lambda: pytest.fail("no model is needed"), corpus) == {}
+    assert kg.schema.class_(STAND_IN) is not None
+    assert ensure_named(kg, lambda: llm)[STAND_IN] in {"film", "movie"}
+    kg.close()
