@@ -20,6 +20,7 @@ from engine.bootstrap.explorer import ExploreConfig, Explorer
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import Count, Degree, Superlative, parse
 from engine.lm.llm import LLM
+from engine.lm.models import default_cache_dir
 from tests.conftest import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,10 +111,13 @@ def test_a_corpus_of_another_kg_is_refused(films: KnowledgeGraph, config, tmp_pa
 
 def test_kill_minus_nine_then_resume_loses_and_duplicates_nothing(tmp_path) -> None:
     out = tmp_path / "corpus"
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "models").symlink_to(default_cache_dir(), target_is_directory=True)  # converted once, for all tests
     command = [
         sys.executable, "-m", "engine", "bootstrap", "--kg", str(FIXTURES / "tiny_films.psv"), "--out", str(out),
-        "--budget", "6", "--model", TINY_MODEL, "--qgen-beams", "3", "--qgen-batch", "1",
-    ]  # the default cache folder: stores are keyed by content, and the model is already converted there
+        "--budget", "6", "--model", TINY_MODEL, "--qgen-beams", "3", "--qgen-batch", "1", "--cache-dir", str(cache),
+    ]  # a cache of its own: what this KG's bootstrap keeps (its schema, class names) stays out of the user's
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 240

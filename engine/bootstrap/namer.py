@@ -171,7 +171,9 @@ def _label(term, label) -> str:
 def name_sketch(sketch: Sketch, llm: NamingModel) -> Naming:
     prompt = llm.chat_prompt(SYSTEM, _ask(sketch.members, sketch.relations), history=_history())
     beams = llm.generate_beams(prompt, num_beams=PROPOSALS, max_new_tokens=6)
-    proposals = [noun for noun in dict.fromkeys(_noun(b.text) for b in beams) if noun and noun not in sketch.elsewhere]
+    heads = {noun.split()[-1] for noun in sketch.elsewhere if noun}
+    proposals = [noun for noun in dict.fromkeys(_noun(b.text) for b in beams)
+                 if noun and noun not in sketch.elsewhere and noun.split()[-1] not in heads]  # "starred actor"
     if not proposals:
         return Naming(None, ())
     totals = [0.0] * len(proposals)
