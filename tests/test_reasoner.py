@@ -35,6 +35,7 @@ from engine.config import ScoutConfig
 from engine.lm.embedder import Embedder
 from engine.lm.llm import LLM
 from engine.programs.kg import KnowledgeGraph
+from kg_adapters.schema import SchemaEdit, apply_edits
 from tests.conftest import named
 from engine.programs.sexpr import Count, parse, relations
 from engine.programs.validate import validate
@@ -197,6 +198,21 @@ def test_memoized_repeat_is_equal(reasoner: Reasoner) -> None:
     assert (again.program, again.answers, again.alternatives, again.count) == (
         first.program, first.answers, first.alternatives, first.count)
     assert labels(first) == ["Action"]
+
+
+def test_the_memo_does_not_outlive_a_schema_edit(parts, reasoner: Reasoner) -> None:
+    """A new label changes prompts and readings, so the answer memoized under the old wording is not reused."""
+    from dataclasses import replace
+
+    kg, index, records, llm, embedder, config = parts
+    reasoner.answer("who wrote gladiator?")
+    assert reasoner.answer("who wrote gladiator?").cached
+    relabelled = replace(kg, schema=apply_edits(kg.schema, [SchemaEdit("person", label="filmmaker")]))
+    other = Reasoner(relabelled, records, llm, embedder, index, config)
+    try:
+        assert not other.answer("who wrote gladiator?").cached
+    finally:
+        other.close()
 
 
 def test_prefix_cache_is_shared_by_all_candidates(parts) -> None:

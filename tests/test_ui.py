@@ -159,6 +159,8 @@ def test_details_count_the_wait_for_the_models_in_the_time():
 
 def test_progress_bar_says_what_the_bootstrap_is_doing():
     assert "Loading the language model" in render.progress_html(Progress("loading", 0, 20, 0.0, "loading the language model"))
+    naming = render.progress_html(Progress("naming", 0, 0, 0.0, "asking the language model what the unnamed classes are"))
+    assert "Naming the classes the data leaves unnamed" in naming and "asking" not in naming
     writing = render.progress_html(Progress("questions", 0, 20, 3.0, "writing questions"))
     assert "Writing questions" in writing and "ETA estimating" in writing  # an ETA only after the first batch
     checking = render.progress_html(Progress("questions", 8, 20, 30.0, "checking them"))

@@ -381,6 +381,7 @@ def corpus_rows(records: Iterable) -> list[list]:
 # ------------------------------------------------------------------ bootstrap progress
 PHASES = {
     "explore": "Exploring the graph (random walks)",
+    "naming": "Naming the classes the data leaves unnamed",
     "loading": "Loading the language model",
     "questions": "Writing questions for the explored programs",
     "done": "Done",
@@ -406,7 +407,7 @@ def progress_html(progress, running: bool = True, elapsed_s: float | None = None
     share = 1.0 if phase == "done" else (done / total if total else 0.0)
     message = getattr(progress, "message", "") or ""
     title = STAGES.get(message) or PHASES.get(phase, phase.capitalize() or "Working")
-    if message in STAGES or (phase == "loading" and message):
+    if message in STAGES or (phase in ("loading", "naming") and message):
         message = ""  # already the title
     rate = getattr(progress, "rate_per_hour", 0.0) or 0.0
     eta = getattr(progress, "eta_s", None)

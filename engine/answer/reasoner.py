@@ -24,6 +24,8 @@ Bad input never raises: it comes back as a QuestionResult with a `message`.
 
 from __future__ import annotations
 
+import hashlib
+
 import logging
 import re
 import time
@@ -151,6 +153,9 @@ class Reasoner:
         self.pruner = Pruner(self.schema, self.executor, embedder, config, self.enumerator.ties)
         self.ranker = Ranker(self.schema, llm, config, self.enumerator.incident_relations)
         self.memo = AnswerMemo(config.cache_dir, enabled=memoize)
+        # The schema's names and wording shape prompts and programs: an edited label or a named class is
+        # another KG to the memo.
+        self._schema_digest = hashlib.sha256(self.schema.to_json().encode()).hexdigest()[:16]
 
     @property
     def records(self) -> list[CorpusRecord]:
@@ -318,8 +323,9 @@ class Reasoner:
 
     def _memo_key(self, text: str) -> str:
         model = getattr(getattr(self.llm, "config", None), "name", type(self.llm).__name__)
-        return memo_key(REASONER_VERSION, self.kg.fingerprint, self.exemplars.corpus_id, model,
-                        getattr(self.embedder, "name", ""), self.config, text)
+        kg = f"{self.kg.fingerprint}#{self._schema_digest}"
+        return memo_key(REASONER_VERSION, kg, self.exemplars.corpus_id, model, getattr(self.embedder, "name", ""),
+                        self.config, text)
 
     # ------------------------------------------------------------------ replies without an answer
     def _not_found_message(self, question: str, linking: Linking) -> str:

@@ -75,6 +75,16 @@ def exploration_parameters(config: ScoutConfig) -> dict:
 LEGACY_PARAMETERS = {"qgen_context": -1}
 
 
+def name_classes_first(kg: KnowledgeGraph, corpus: Corpus, load_llm: Callable[[], QuestionModel],
+                       report: Callable[[Progress], None]) -> bool:
+    """Before exploring: nouns for the classes the data leaves unnamed (engine.bootstrap.namer), so that the
+    corpus names them. Whether any class was renamed."""
+    if not kg.unnamed_classes():
+        return False
+    report(Progress("naming", 0, 0, 0.0, "asking the language model what the unnamed classes are"))
+    return bool(ensure_named(kg, load_llm, corpus))
+
+
 def bootstrap(
     kg: KnowledgeGraph,
     out: str | Path,
@@ -97,9 +107,7 @@ def bootstrap(
         corpus.write_manifest(Manifest(kg.fingerprint, kg.store.info.location, config.model, params))
     report = on_progress or (lambda p: None)
     load_llm = functools.cache(load_llm)  # naming and question writing share one load
-    if kg.unnamed_classes():
-        report(Progress("naming", 0, 0, 0.0, "naming the classes the data leaves unnamed"))
-        ensure_named(kg, load_llm, corpus)
+    name_classes_first(kg, corpus, load_llm, report)
 
     programs = _explored(kg, corpus, config, report)
     corpus.repair()
