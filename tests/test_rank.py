@@ -31,6 +31,9 @@ from engine.programs.sexpr import parse
         # back over the relation it came by, narrowed first: still ends where it started
         ('(JOIN written_by (AND (JOIN (R written_by) "Alien") (JOIN has_genre "Horror")))', 1),
         ('(JOIN written_by (AND (JOIN (R directed_by) "Alien") (JOIN has_genre "Horror")))', 0),
+        # each side of an AND ends a reading: one that ends where it started counts
+        ('(AND (JOIN has_genre "Horror") (JOIN written_by (JOIN (R written_by) "Alien")))', 1),
+        ('(AND (JOIN has_genre "Horror") (JOIN written_by "Dan O\'Bannon"))', 0),
     ],
 )
 def test_the_repeat_penalty_counts(program: str, repeats: int) -> None:
@@ -213,6 +216,14 @@ def test_the_reading_built_on_the_most_names_is_a_finalist(films: KnowledgeGraph
     # where a finalist answers with the asked class, the fuller reading must too
     asks_people = _cues(asked_types=frozenset({"person"}))
     assert Ranker.with_fuller(asks_people, [ford], scored) == [ford]
+    # of the readings on both names, one that walks straight, then one over the fewest relations, comes in first,
+    # whatever their scores: a walk back or a detour through other relations reads a question nobody asked
+    back = cand('(AND (JOIN starred_actors "Harrison Ford") (JOIN directed_by (JOIN (R directed_by) "George Lucas")))',
+                {0, 1}, -1.0, frozenset({"movie"}))
+    detour = cand('(AND (JOIN starred_actors "Harrison Ford") (JOIN directed_by (JOIN (R written_by) "George Lucas")))',
+                  {0, 1}, -2.0, frozenset({"movie"}))
+    assert Ranker.with_fuller(_cues(), [lucas, ford], [back, detour, worse, both]) == [lucas, ford, both]
+    assert Ranker.with_fuller(_cues(), [lucas, ford], [back, detour]) == [lucas, ford, detour]
 
 
 def test_the_reading_walking_the_most_named_relations_is_a_finalist(films: KnowledgeGraph) -> None:

@@ -213,13 +213,19 @@ class Ranker:
         # that answer with countries straight on one name (a walk back pays the repeat penalty at the re-rank)
         # -- and where every such finalist walks back, all of them count (when the only fitting finalists walked
         # back through the continent of one name, a reading on the other name alone came in for the one on both)
-        rivals = [c for c in finalists if (fits_asked(question, c) or not fitting)
-                  and not repeats(c.program, not question.asks_same, question.named_relations)] or finalists
-        for measure in (lambda c: len(c.anchors), lambda c: c.named):
+        repeating = lambda c: bool(repeats(c.program, not question.asks_same, question.named_relations))  # noqa: E731
+        rivals = [c for c in finalists if (fits_asked(question, c) or not fitting) and not repeating(c)] or finalists
+        # one that walks straight first, as for the rivals; and of the readings on more names, the one over the
+        # fewest relations: "countries in asia where arabic is the main language" brought in the AND that walks
+        # back through the main languages, then one through the languages of Asia, each scored above the plain
+        # AND of both names. (Not for named words: more of them may take more relations, "capitals of the
+        # countries that border spain" brought in the capital of Spain.)
+        shortest = lambda c: len(relations(c.program))  # noqa: E731
+        for measure, order in ((lambda c: len(c.anchors), shortest), (lambda c: c.named, lambda c: 0)):
             most = max(map(measure, rivals), default=0)
             fuller = [c for c in scored if c.execution is not None and c not in out and measure(c) > most
                       and (fits_asked(question, c) or not fitting)]
-            out += sorted(fuller, key=best_order)[:1]
+            out += sorted(fuller, key=lambda c: (repeating(c), order(c), best_order(c)))[:1]
         return out
 
     # ------------------------------------------------------------------ re-rank
@@ -344,7 +350,12 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
 def _walks_back(program: Program) -> bool:
     """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it, also where that
     one is narrowed first: (JOIN plays_in_club (AND (JOIN (R plays_in_club) X) Y)), the players of the clubs of
-    X's players that are in Y, read "a Forward from Spain" as the forwards' clubs in Spain, walked back."""
+    X's players that are in Y, read "a Forward from Spain" as the forwards' clubs in Spain, walked back. Each side
+    of an AND ends a reading too: "countries in asia where arabic is the main language" went to the Asian
+    countries whose main language is that of some Arabic-speaking country, (AND (JOIN continent X) (JOIN
+    main_language (JOIN (R main_language) Y))), unpenalised, over (AND (JOIN continent X) (JOIN main_language Y))."""
+    if isinstance(program, And):
+        return _walks_back(program.left) or _walks_back(program.right)
     if not isinstance(program, Join):
         return False
     inner = [program.arg.left, program.arg.right] if isinstance(program.arg, And) else [program.arg]
