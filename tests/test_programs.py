@@ -79,6 +79,25 @@ def test_a_walk_stays_on_its_own_entity_only_over_self_loops(small_kg, program: 
     assert answers_text(kg.executor.execute(program)) == expected
 
 
+CLUBS = """Ann|plays_in_club|Saints
+Bob|plays_in_club|Saints
+Cid|plays_in_club|Rovers
+Saints|is_in_country|England
+Rovers|is_in_country|England
+"""
+
+
+@pytest.mark.parametrize("program, expected", [
+    # the clubs in England include Saints, though the other side of the AND names it
+    ('(AND (JOIN plays_in_club "Saints") (JOIN plays_in_club (JOIN is_in_country "England")))', "Ann | Bob"),
+    # a walk out and back still leaves out what it was walked from: Ann's teammates, not Ann
+    ('(JOIN plays_in_club (JOIN (R plays_in_club) "Ann"))', "Bob"),
+])
+def test_a_walk_keeps_out_only_the_entities_it_was_walked_from(small_kg, program: str, expected: str) -> None:
+    kg = small_kg("clubs.psv", CLUBS)
+    assert answers_text(kg.executor.execute(program)) == expected
+
+
 def test_answers_carry_iris_and_labels(films: KnowledgeGraph) -> None:
     (answer,) = films.executor.execute('(JOIN (R directed_by) "Alien")').answers
     assert answer.label == "Ridley Scott" and answer.iri.endswith("/Ridley%20Scott")

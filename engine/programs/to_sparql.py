@@ -165,14 +165,15 @@ def _join(node: Join, var: str, ctx: _Context) -> Patterns:
         ctx.walked(var, target)
         return _path(node.relation, var, target, ctx)
     inner = ctx.var()
-    patterns = _patterns(node.arg, inner, ctx) + _not_own(inner, ctx) + _path(node.relation, var, inner, ctx)
+    patterns = _patterns(node.arg, inner, ctx)  # first: it records where `inner` was walked from
+    patterns += _not_own(inner, ctx, {_term(e, ctx) for e in entities(node.arg)}) + _path(node.relation, var, inner, ctx)
     ctx.walked(var, inner)
     if isinstance(node.arg, Superlative):
         return [_distinct(patterns, var, ctx)]  # see _superlative
     return patterns
 
 
-def _not_own(var: str, ctx: _Context) -> Patterns:
+def _not_own(var: str, ctx: _Context, walked_from: set[str] | None = None) -> Patterns:
     """Keep the program's own entities out of a set a JOIN walks on from, and out of the answers,
     unless the walk never left them.
 
@@ -182,13 +183,13 @@ def _not_own(var: str, ctx: _Context) -> Patterns:
     reach F1 87.86 against the gold answers with plain sets and 92.96 with
     this rule (tests/test_metaqa_oracle.py); 1- and 2-hop are unchanged.
 
-    A KG may state that X is its own neighbour over a relation (Freebase's release and album of one name,
-    merged by label: `Bewitched album Bewitched`). Reached over such self-loops alone, X stays: the walk
-    came from X, not back to it. Without this exception, 30% of PathQuestion-2H and 38% of -3H questions,
-    whose answer is their own entity so reached, had no program that answers them (BENCHMARKS.md, session 11).
-    """
+    A KG may state that X is its own neighbour over a relation (Freebase's release and album of one name, merged
+    by label: `Bewitched album Bewitched`). Reached over such self-loops alone, X stays: without this, 30% of
+    PathQuestion-2H and 38% of -3H questions, answered by their own entity so reached, had no program (session 11).
+
+    A walked set keeps out only the entities it was walked from (`walked_from`), not an AND's other side's."""
     source = ctx.walked_from.get(var)
-    terms = tuple(t for t in ctx.own if t != source)
+    terms = tuple(t for t in ctx.own if t != source and (walked_from is None or t in walked_from))
     if not terms:
         return []
     if source is None or not source.startswith("?"):
