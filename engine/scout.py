@@ -17,7 +17,6 @@ from typing import Callable
 from engine.answer import followup
 from engine.bootstrap.build import BootstrapResult, Progress, bootstrap, name_classes_first
 from engine.bootstrap.corpus import Corpus, CorpusRecord
-from engine.bootstrap.namer import ensure_named
 from engine.programs.executor import Execution
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import (
@@ -138,11 +137,12 @@ class KGSession:
                 self._add_readings()
             return self._reasoner
 
-    def _name_classes(self) -> None:
-        """Before the first reasoner: nouns for the classes the data leaves unnamed (engine.bootstrap.namer).
-        A renamed class drops what was built on the stand-in names."""
+    def _name_classes(self, load_llm: Callable | None = None,
+                      report: Callable[[Progress], None] = lambda p: None) -> None:
+        """Before the first reasoner or a bootstrap: nouns for the classes the data leaves unnamed
+        (engine.bootstrap.namer). A renamed class drops what was built on the stand-in names."""
         with self._lock:
-            if self.kg.unnamed_classes() and ensure_named(self.kg, self.scout.llm, self.corpus):
+            if name_classes_first(self.kg, self.corpus, load_llm or self.scout.llm, report):
                 self._reasoner = self._labels = None
 
     def _add_readings(self) -> None:
@@ -197,9 +197,7 @@ class KGSession:
             **{k: v for k, v in {"budget": budget, "model": model}.items() if v is not None}
         )
         load = self.scout.llm if config.model == self.scout.config.model else lambda: _load_llm(config)
-        with self._lock:  # here, not in `bootstrap`, so that what was built on the stand-in names is dropped
-            if name_classes_first(self.kg, self.corpus, load, on_progress or (lambda p: None)):
-                self._reasoner = self._labels = None
+        self._name_classes(load, on_progress or (lambda p: None))  # here too: it drops the stand-ins' reasoner
         return bootstrap(self.kg, self.corpus.folder, config, load, on_progress, should_stop)
 
     def mark_correct(self, question: str, program: str) -> CorpusRecord:

@@ -294,25 +294,20 @@ def rename_classes(schema: Schema, names: dict[str, str]) -> Schema:
     are gone or no longer provisional are ignored (a schema re-read after the data changed)."""
     taken = {c.name for c in schema.classes}
     renamed: dict[str, str] = {}
+    labels: dict[str, str] = {}
     for info in schema.classes:
         noun = " ".join(names.get(info.name, "").split())
-        if not info.provisional or not noun:
-            continue
-        base = _program_name(noun)
-        name, n = base, 2
-        while name in taken:
-            name, n = f"{base}_{n}", n + 1
-        taken.add(name)
-        renamed[info.name] = name
+        if info.provisional and noun:
+            renamed[info.name] = _free_name(_program_name(noun), taken)
+            labels[info.name] = noun
     if not renamed:
         return schema
-    labels = {renamed[old]: " ".join(names[old].split()) for old in renamed}
 
     def cls(info: ClassInfo) -> ClassInfo:
         if info.name not in renamed:
             return info
         new = renamed[info.name]
-        return replace(info, iri=class_iri(new) if info.induced else info.iri, name=new, label=labels[new],
+        return replace(info, iri=class_iri(new) if info.induced else info.iri, name=new, label=labels[info.name],
                        provisional=False)
 
     def rel(info: RelationInfo) -> RelationInfo:
@@ -614,14 +609,19 @@ def _unique_names(classes: dict[str, ClassInfo]) -> dict[str, ClassInfo]:
     taken: set[str] = set()
     out: dict[str, ClassInfo] = {}
     for key, info in sorted(classes.items(), key=lambda kv: (not kv[1].induced, -kv[1].size, kv[0])):
-        base = _program_name(info.name or local_name(info.iri))
-        name, n = base, 2
-        while name in taken:
-            name, n = f"{base}_{n}", n + 1
-        taken.add(name)
+        name = _free_name(_program_name(info.name or local_name(info.iri)), taken)
         label = info.label or local_name(info.iri)
         out[key] = _replace(info, name=name, label=label)
     return out
+
+
+def _free_name(base: str, taken: set[str]) -> str:
+    """`base`, or `base_2`, `base_3`... whichever is not taken yet; it is taken from then on."""
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name
 
 
 def _program_name(text: str) -> str:

@@ -113,7 +113,7 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     """How many of the question's words the program's relations spell, leaving out `answer_words`, the words
     that name the program's own answer class ("countries" in "largest country in Africa by area" asks for
     the answers; it does not ask to walk `country`). A word counts once, however many relations spell it:
-    "a player from Mexico" spells plays_in_club, plays_for_country and plays_position alike. Once, that is, for
+    "a player from X" spells plays_in_club, plays_for_team and plays_position alike. Once, that is, for
     each time the question writes it: "Spider-Man_2 's award_nominations 's award_nominations" asks for that
     relation walked twice, which a program that walks it once spells half of."""
     spelt: Counter[str] = Counter()

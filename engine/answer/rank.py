@@ -216,10 +216,10 @@ class Ranker:
         repeating = lambda c: bool(repeats(c.program, not question.asks_same, question.named_relations))  # noqa: E731
         rivals = [c for c in finalists if (fits_asked(question, c) or not fitting) and not repeating(c)] or finalists
         # one that walks straight first, as for the rivals; and of the readings on more names, the one over the
-        # fewest relations: "countries in asia where arabic is the main language" brought in the AND that walks
-        # back through the main languages, then one through the languages of Asia, each scored above the plain
-        # AND of both names. (Not for named words: more of them may take more relations, "capitals of the
-        # countries that border spain" brought in the capital of Spain.)
+        # fewest relations: an AND of two names brought in, over (AND (JOIN r X) (JOIN s Y)), first its variant
+        # that walks back through s, then one that detours through another relation, both scored higher.
+        # (Not for named words: more of them may take more relations, and the one-hop reading of one word
+        # came in for the two-hop reading of both.)
         shortest = lambda c: len(relations(c.program))  # noqa: E731
         for measure, order in ((lambda c: len(c.anchors), shortest), (lambda c: c.named, lambda c: 0)):
             most = max(map(measure, rivals), default=0)
@@ -351,9 +351,8 @@ def _walks_back(program: Program) -> bool:
     """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it, also where that
     one is narrowed first: (JOIN plays_in_club (AND (JOIN (R plays_in_club) X) Y)), the players of the clubs of
     X's players that are in Y, read "a Forward from Spain" as the forwards' clubs in Spain, walked back. Each side
-    of an AND ends a reading too: "countries in asia where arabic is the main language" went to the Asian
-    countries whose main language is that of some Arabic-speaking country, (AND (JOIN continent X) (JOIN
-    main_language (JOIN (R main_language) Y))), unpenalised, over (AND (JOIN continent X) (JOIN main_language Y))."""
+    of an AND ends a reading too: (AND (JOIN r X) (JOIN s (JOIN (R s) Y))), the members of X whose s is that of
+    some member of Y, had won unpenalised over (AND (JOIN r X) (JOIN s Y)) (BENCHMARKS.md, reasoner v31)."""
     if isinstance(program, And):
         return _walks_back(program.left) or _walks_back(program.right)
     if not isinstance(program, Join):

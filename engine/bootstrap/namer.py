@@ -1,10 +1,10 @@
 """Nouns for the classes a KG's data does not name.
 
-Schema induction names most classes by English alone: the objects of `directed_by` are directors, the
-subjects of `plays_in_club` and `plays_position` are players (kg_adapters.readable). Nothing in
-`directed_by`, `starred_actors` and `release_year` says that their subjects are movies, though: that takes
-knowledge of the world, so induction leaves such a class a provisional stand-in name ("thing with directed
-by") and this module asks the language model, once per KG, before any corpus names the class.
+Schema induction names most classes by English alone: the objects of `written_by` are writers, the
+subjects of `plays_in_club` and `plays_position` are players (kg_adapters.readable). Nothing in `written_by`,
+`published_in` and `has_isbn` says what their subjects are, though: that takes knowledge of the world, so
+induction leaves such a class a provisional stand-in name ("thing with written by") and this module asks the
+language model, once per KG, before any corpus names the class.
 
 A 0.5B model confuses the entities with what they relate to ("performer" for songs that have a performer),
 so naming has two steps:
@@ -173,7 +173,7 @@ def name_sketch(sketch: Sketch, llm: NamingModel) -> Naming:
     beams = llm.generate_beams(prompt, num_beams=PROPOSALS, max_new_tokens=6)
     heads = {noun.split()[-1] for noun in sketch.elsewhere if noun}
     proposals = [noun for noun in dict.fromkeys(_noun(b.text) for b in beams)
-                 if noun and noun not in sketch.elsewhere and noun.split()[-1] not in heads]  # "starred actor"
+                 if noun and noun not in sketch.elsewhere and noun.split()[-1] not in heads]  # "famous writer"
     if not proposals:
         return Naming(None, ())
     totals = [0.0] * len(proposals)

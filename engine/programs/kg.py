@@ -74,7 +74,8 @@ class KnowledgeGraph:
     def adopt_names(self, names: dict[str, str]) -> Schema:
         """Rename provisional classes ({stand-in: noun}) and keep the nouns, so every later opening of this KG,
         by the app, the CLI or a bootstrap, names the classes alike. Call it before a corpus names them."""
-        names = {k: v for k, v in names.items() if k in self.unnamed_classes() and v.strip()}
+        unnamed = set(self.unnamed_classes())
+        names = {k: v for k, v in names.items() if k in unnamed and v.strip()}
         if not names:
             return self.schema
         if self.names_file is not None:
