@@ -9,14 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from engine.config import ScoutConfig
+
 from bench.kgs import (
+    CHECK,
     FAILURE_KINDS,
     KGS_DATA,
+    TUNE,
     TABLE_HEADER,
     Evidence,
     KGSummary,
     Row,
+    examples,
     failure_kind,
+    half,
     jsonl_questions,
     load_rows,
     markdown_table,
@@ -111,36 +117,61 @@ def test_each_miss_gets_exactly_one_failure_kind(evidence: Evidence, expected: s
     assert kind is None or kind in FAILURE_KINDS
 
 
-def row(kg: str, f1: float, hits1: float, latency: float, failure_evidence: Evidence | None = None) -> Row:
+def row(kg: str, f1: float, hits1: float, latency: float, failure_evidence: Evidence | None = None,
+        id: str | None = None, question: str = "q?") -> Row:
     e = failure_evidence or Evidence(f1=f1)
-    return Row(kg, f"{kg}-{f1}-{latency}", "s", "q?", ("x",), ("y",), e.program, e.gold_program, f1, hits1, latency,
+    return Row(kg, id or f"{kg}-{f1}-{latency}", "s", question, ("x",), ("y",), e.program, e.gold_program, f1, hits1, latency,
                e.alternatives, e.alternative_f1, e.linked_labels, e.searched, e.gold_matches_prediction,
                e.unsupported, None, "c").classified()
 
 
-def test_a_kg_summary_counts_failures_per_kind() -> None:
-    rows = [row("w", 1.0, 1.0, 2.0), row("w", 0.0, 0.0, 4.0, Evidence(f1=0.0, searched=False)),
-            row("w", 0.5, 1.0, 3.0)]
+def ids_in(wanted: str, n: int) -> list[str]:
+    """n question ids that fall in the `wanted` half."""
+    return [i for i in (f"q{k}" for k in range(1000)) if half(i) == wanted][:n]
+
+
+def test_the_halves_are_fixed_by_the_id_and_split_about_evenly() -> None:
+    ids = [f"worldcup-{k}" for k in range(2000)]
+    assert [half(i) for i in ids] == [half(i) for i in reversed(ids)][::-1]  # not by order
+    assert 900 < sum(half(i) == CHECK for i in ids) < 1100
+    assert {half(i) for i in ids} == {TUNE, CHECK}
+
+
+def test_a_kg_summary_has_f1_per_half_and_counts_failures_of_tune_only() -> None:
+    t1, t2 = ids_in(TUNE, 2)
+    (c1,) = ids_in(CHECK, 1)
+    rows = [row("w", 1.0, 1.0, 2.0, id=t1), row("w", 0.0, 0.0, 4.0, Evidence(f1=0.0, searched=False), id=t2),
+            row("w", 0.5, 1.0, 3.0, id=c1)]
     s = summarise("w", rows)
-    assert (s.n, s.f1, s.hits1, s.median_latency_s) == (3, 50.0, pytest.approx(200 / 3), 3.0)
-    assert s.failures == {"unsupported": 0, "linking": 1, "gold-data": 0, "ranking": 0, "search": 1}
+    assert (s.n_tune, s.n_check, s.tune_f1, s.check_f1, s.gap) == (2, 1, 50.0, 50.0, 0.0)
+    assert (s.hits1, s.median_latency_s) == (pytest.approx(200 / 3), 3.0)
+    # the check row missed too (F1 0.5), but only tune's misses are counted and shown
+    assert s.failures == {"unsupported": 0, "linking": 1, "gold-data": 0, "ranking": 0, "search": 0}
 
 
-def test_the_table_has_a_row_per_kg_and_a_macro_average() -> None:
+def test_the_table_has_a_row_per_kg_with_tune_check_and_gap_and_a_macro_average() -> None:
     zero = dict.fromkeys(FAILURE_KINDS, 0)
-    summaries = [KGSummary("big", 40, 90.0, 80.0, 2.5, {**zero, "search": 4}),
-                 KGSummary("small", 10, 50.0, 60.0, 1.25, {**zero, "linking": 2, "search": 1})]
+    summaries = [KGSummary("big", 20, 20, 90.0, 84.0, 80.0, 2.5, {**zero, "search": 4}),
+                 KGSummary("small", 5, 5, 50.0, 52.0, 60.0, 1.25, {**zero, "linking": 2, "search": 1})]
     rows = table_rows(summaries)
-    assert rows[0] == ("big", "40", "90.0", "80.0", "2.50", "0", "0", "0", "0", "4")
-    assert rows[1] == ("small", "10", "50.0", "60.0", "1.25", "0", "2", "0", "0", "1")
+    assert rows[0] == ("big", "20 / 20", "90.0", "84.0", "+6.0", "80.0", "2.50", "0", "0", "0", "0", "4")
+    assert rows[1] == ("small", "5 / 5", "50.0", "52.0", "-2.0", "60.0", "1.25", "0", "2", "0", "0", "1")
     # macro: each KG counts once (70 = (90 + 50) / 2, not the n-weighted 82)
-    assert rows[2] == ("macro average", "50", "70.0", "70.0", "", "0", "2", "0", "0", "5")
+    assert rows[2] == ("macro average", "25 / 25", "70.0", "68.0", "+2.0", "70.0", "", "0", "2", "0", "0", "5")
     assert all(len(r) == len(TABLE_HEADER) for r in rows)
     text = markdown_table(TABLE_HEADER, rows).splitlines()
-    assert text[0] == "| KG | n | F1 | Hits@1 | median latency (s) | unsupported | linking | gold-data | ranking | search |"
-    assert text[1] == "|" + "---|" * 10
-    assert text[-1] == "| macro average | 50 | 70.0 | 70.0 |  | 0 | 2 | 0 | 0 | 5 |"
+    assert text[0].startswith("| KG | n tune / check | tune F1 | check F1 | gap | Hits@1 | median latency (s) |")
+    assert text[1] == "|" + "---|" * 12
     assert table_rows([]) == []
+
+
+def test_examples_never_show_a_check_row() -> None:
+    (t,), (c,) = ids_in(TUNE, 1), ids_in(CHECK, 1)
+    missed = Evidence(f1=0.0, searched=False)
+    rows = [row("w", 0.0, 0.0, 1.0, missed, id=t, question="a tune question"),
+            row("w", 0.0, 0.0, 1.0, missed, id=c, question="a check question")]
+    text = examples(rows)
+    assert "a tune question" in text and "a check question" not in text and "linking: 1" in text
 
 
 def test_rows_round_trip_and_are_reclassified_on_load(tmp_path: Path) -> None:
@@ -156,12 +187,15 @@ def test_rows_round_trip_and_are_reclassified_on_load(tmp_path: Path) -> None:
 
 def test_quick_mode_defaults() -> None:
     quick, full = parse_args(["--quick", "--no-report"]), parse_args([])
-    assert (quick.budget, full.budget, quick.report, full.report) == (24, 60, False, True)
+    # the full run bootstraps with the app's own default budget for an upload
+    assert (quick.budget, full.budget, quick.report, full.report) == (24, ScoutConfig().budget, False, True)
     assert parse_args(["--quick", "--budget", "5"]).budget == 5
     from bench.kgs import SPECS
 
-    assert quick.sample_size(SPECS["worldcup"]) == 12 and full.sample_size(SPECS["worldcup"]) == 40
+    assert quick.sample_size(SPECS["worldcup"]) == 12 and full.sample_size(SPECS["worldcup"]) == 200
     assert full.sample_size(SPECS["geography-demo"]) is None  # every supported row
+    assert full.sample_size(SPECS["university"]) is None
+    assert (full.seed, full.sample_seed) == (0, 1)
     assert parse_args(["--per-kg", "3"]).sample_size(SPECS["geography-demo"]) == 3
 
 
@@ -190,7 +224,7 @@ def test_the_report_section_has_the_kg_table(tmp_path: Path, monkeypatch: pytest
 
     monkeypatch.setattr(bench.report, "BENCHMARKS", tmp_path / "BENCHMARKS.md")
     monkeypatch.setattr(bench.report, "machine", lambda: "test machine")
-    rows = table_rows([KGSummary("w", 2, 50.0, 50.0, 1.0, dict.fromkeys(FAILURE_KINDS, 0))])
+    rows = table_rows([KGSummary("w", 1, 1, 50.0, 50.0, 50.0, 1.0, dict.fromkeys(FAILURE_KINDS, 0))])
     bench.report.append_section("Accuracy across KGs (quick)", rows, "notes", header=TABLE_HEADER)
     text = (tmp_path / "BENCHMARKS.md").read_text(encoding="utf-8")
     assert "## Accuracy across KGs (quick)\n" in text and "- machine: test machine" in text
