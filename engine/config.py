@@ -45,6 +45,8 @@ class ScoutConfig:
     # "Bootstrap throughput (metaqa, budget 48)"). The round trip held (68.8% same answers both); by eye 30 of
     # 40 questions read right against 38 (bench/qgen_sample.md): two-relation programs written in one pass drop a step.
     # On the same 24 WorldCup programs the fast corpus steered the reasoner as well (F1 76.0 against 74.1).
+    # The relation lexicon (engine.bootstrap.lexicon): everyday words for each relation's ends, once per KG.
+    lexicon: bool = field(default=True, metadata={"help": "ask the LLM for everyday words for each relation"})
     qgen_beams: int = field(default=3, metadata={"help": "beam candidates per question (the paper: 10)"})
     # Batches of 32 programs: 3,325 programs per hour for the full MoviesKG bootstrap (budget 96) against 2,986 at
     # 16 and 2,347 at 8 (budget 48), 3,049 on WorldCup (budget 96), on 2 cores with native bf16 (BENCHMARKS.md,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine.answer import followup
-from engine.bootstrap.build import BootstrapResult, Progress, bootstrap, name_classes_first
+from engine.bootstrap.build import BootstrapResult, Progress, bootstrap, prepare_schema
 from engine.bootstrap.corpus import Corpus, CorpusRecord
 from engine.programs.executor import Execution
 from engine.programs.kg import KnowledgeGraph
@@ -120,7 +120,7 @@ class KGSession:
         last question are taken in without a restart (only they are embedded), and until a program has its
         question, its English reading stands in for it (engine.bootstrap.readings)."""
         if self._reasoner is None:
-            self._name_classes()
+            self._prepare_schema()
         labels = self.label_index()
         with self._lock:
             records, self._read_to = self.corpus.records_from(0 if self._reasoner is None else self._read_to)
@@ -137,12 +137,14 @@ class KGSession:
                 self._add_readings()
             return self._reasoner
 
-    def _name_classes(self, load_llm: Callable | None = None,
-                      report: Callable[[Progress], None] = lambda p: None) -> None:
-        """Before the first reasoner or a bootstrap: nouns for the classes the data leaves unnamed
-        (engine.bootstrap.namer). A renamed class drops what was built on the stand-in names."""
+    def _prepare_schema(self, load_llm: Callable | None = None,
+                        report: Callable[[Progress], None] = lambda p: None) -> None:
+        """Before the first reasoner or a bootstrap: nouns for the classes the data leaves unnamed and the
+        relation lexicon (engine.bootstrap.build.prepare_schema). A changed schema drops what was built on the
+        old one."""
         with self._lock:
-            if name_classes_first(self.kg, self.corpus, load_llm or self.scout.llm, report):
+            if prepare_schema(self.kg, self.corpus, load_llm or self.scout.llm, self.scout.embedder, report,
+                              self.scout.config.lexicon):
                 self._reasoner = self._labels = None
 
     def _add_readings(self) -> None:
@@ -197,8 +199,8 @@ class KGSession:
             **{k: v for k, v in {"budget": budget, "model": model}.items() if v is not None}
         )
         load = self.scout.llm if config.model == self.scout.config.model else lambda: _load_llm(config)
-        self._name_classes(load, on_progress or (lambda p: None))  # here too: it drops the stand-ins' reasoner
-        return bootstrap(self.kg, self.corpus.folder, config, load, on_progress, should_stop)
+        self._prepare_schema(load, on_progress or (lambda p: None))  # here too: it drops the old schema's reasoner
+        return bootstrap(self.kg, self.corpus.folder, config, load, on_progress, should_stop, self.scout.embedder)
 
     def mark_correct(self, question: str, program: str) -> CorpusRecord:
         """Learning from use: the user confirmed this program answers this question."""

@@ -89,6 +89,11 @@ class RelationInfo:
     range: tuple[str, ...] = ()
     count: int = 0
     mirror_of: str = ""  # for a mirror: the name of the relation whose triples it holds reversed
+    # The words people use for its objects, seen from a subject ("dad", "mother" for `parent`), and for its
+    # subjects, seen from an object ("kid", "son"): the KG's relation lexicon (engine.bootstrap.lexicon,
+    # kept by kg_adapters.lexicon), read like the labels wherever a question's words are matched to relations.
+    words: tuple[str, ...] = ()
+    reverse_words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -159,7 +164,8 @@ class Schema:
             ClassInfo(**{**c, "roles": tuple(Role(**r) for r in c["roles"])}) for c in data["classes"]
         )
         relations, mirrors = (
-            tuple(RelationInfo(**{**r, "domain": tuple(r["domain"]), "range": tuple(r["range"])}) for r in data[key])
+            tuple(RelationInfo(**{**r, **{k: tuple(r.get(k, ())) for k in ("domain", "range", "words", "reverse_words")}})
+                  for r in data[key])
             for key in ("relations", "mirrors")
         )
         shared = tuple(tuple(pair) for pair in data.get("shared_members", ()))
@@ -207,7 +213,7 @@ def read_schema(store: KGStore, config: InductionConfig = InductionConfig()) -> 
 
 def cached_schema(store: KGStore, cache_dir: str | Path, config: InductionConfig = InductionConfig()) -> Schema:
     """Schema induction costs seconds; keep it next to the store, keyed by fingerprint."""
-    path = _schema_file(cache_dir, store.info.fingerprint, f"v{SCHEMA_VERSION}")
+    path = schema_file(cache_dir, store.info.fingerprint, f"v{SCHEMA_VERSION}")
     if path.is_file():
         return Schema.from_json(path.read_text())
     schema = read_schema(store, config)
@@ -230,6 +236,8 @@ class SchemaEdit:
     name: str
     label: str | None = None
     description: str | None = None
+    words: tuple[str, ...] | None = None  # a relation's lexicon (RelationInfo.words); None: as it was
+    reverse_words: tuple[str, ...] | None = None
 
 
 class SchemaEditError(KGError):
@@ -249,11 +257,15 @@ def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]
         edit = by_name.get(item.name)
         if edit is None:
             return item
-        return replace(
+        item = replace(
             item,
             label=" ".join(edit.label.split()) if edit.label is not None else item.label,
             description=" ".join(edit.description.split()) if edit.description is not None else item.description,
         )
+        if isinstance(item, RelationInfo):
+            item = replace(item, words=_clean_words(edit.words, item.words),
+                           reverse_words=_clean_words(edit.reverse_words, item.reverse_words))
+        return item
 
     return Schema(
         tuple(map(edited, schema.classes)), tuple(map(edited, schema.relations)), schema.induced,
@@ -261,11 +273,18 @@ def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]
     )
 
 
+def _clean_words(given: tuple[str, ...] | list[str] | None, old: tuple[str, ...]) -> tuple[str, ...]:
+    """A user's words for a relation: lower case, spaces folded, empties and repeats dropped."""
+    if given is None:
+        return old
+    return tuple(dict.fromkeys(w for w in (" ".join(str(x).lower().split()) for x in given) if w))
+
+
 def edits_path(cache_dir: str | Path, fingerprint: str) -> Path:
-    return _schema_file(cache_dir, fingerprint, "edits")
+    return schema_file(cache_dir, fingerprint, "edits")
 
 
-def _schema_file(cache_dir: str | Path, fingerprint: str, kind: str) -> Path:
+def schema_file(cache_dir: str | Path, fingerprint: str, kind: str) -> Path:
     """cache_dir/schemas/<fingerprint as a file name>-<kind>.json: the read schema and the user's edits."""
     key = re.sub(r"[^A-Za-z0-9]+", "_", fingerprint)[-80:]
     return Path(cache_dir) / "schemas" / f"{key}-{kind}.json"
@@ -274,7 +293,9 @@ def _schema_file(cache_dir: str | Path, fingerprint: str, kind: str) -> Path:
 def read_edits(path: Path) -> tuple[SchemaEdit, ...]:
     """The saved edits; an unreadable file counts as none (the induced schema still works)."""
     try:
-        return tuple(SchemaEdit(**item) for item in json.loads(path.read_text(encoding="utf-8")))
+        return tuple(SchemaEdit(**{**item, **{k: tuple(item[k]) for k in ("words", "reverse_words")
+                                              if isinstance(item.get(k), list)}})
+                     for item in json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
         return ()
 
@@ -320,7 +341,7 @@ def rename_classes(schema: Schema, names: dict[str, str]) -> Schema:
 
 
 def names_path(cache_dir: str | Path, fingerprint: str) -> Path:
-    return _schema_file(cache_dir, fingerprint, "names")
+    return schema_file(cache_dir, fingerprint, "names")
 
 
 def read_names(path: Path) -> dict[str, str]:

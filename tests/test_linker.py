@@ -68,8 +68,8 @@ def test_a_last_name_names_the_person(films) -> None:
     (scott,) = [m for m in index.link("what did Scott direct").mentions if m.text == "Scott"]
     assert [(c.label, c.score) for c in scott.candidates] == [("Ridley Scott", 0.7)]
     assert [c.label for c in top_candidates(index.link("which lucas films star harrison ford"), "lucas")] == ["George Lucas"]
-    # a word that is no name's last word, or a stop word, names nobody
-    assert entity_labels(index.link("what did Ridley direct")) == []
+    # a first name names the person too (issue 27; it named nobody before)
+    assert entity_labels(index.link("what did Ridley direct")) == ["Ridley Scott"]
     # an English word names a person only written as a name
     assert [c.label for c in top_candidates(index.link("which films did Ford star in"), "Ford")] == ["Harrison Ford"]
     assert entity_labels(index.link("which films did the ford star in")) == []
@@ -323,3 +323,39 @@ def test_dataclasses_are_frozen() -> None:
     m = Mention("x", 0, 1, ())
     with pytest.raises(AttributeError):
         m.text = "y"  # type: ignore[misc]
+
+
+COMPANY_TTL = """\
+@prefix c: <http://example.org/company/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+c:Employee a rdfs:Class ; rdfs:label "employee" .
+c:Team a rdfs:Class ; rdfs:label "team" .
+c:manages rdfs:label "manages" .
+c:member_of rdfs:label "member of" .
+c:alice a c:Employee ; rdfs:label "Alice Novak" ; c:member_of c:sales .
+c:bruno a c:Employee ; rdfs:label "Bruno Keller" ; c:manages c:alice ; c:member_of c:sales .
+c:omar a c:Employee ; rdfs:label "Dr. Omar Haddad" ; c:manages c:bruno ; c:member_of c:research .
+c:sales a c:Team ; rdfs:label "Sales Team" .
+c:research a c:Team ; rdfs:label "Research Team" .
+"""
+
+
+@pytest.mark.parametrize("question, mention, label", [
+    ("who manages Alice?", "Alice", "Alice Novak"),  # a first name
+    ("who reports to Omar?", "Omar", "Dr. Omar Haddad"),  # the first name after a title
+    ("who does Keller manage?", "Keller", "Bruno Keller"),  # the surname, as before
+])
+def test_a_first_name_names_the_person(small_kg, tmp_path: Path, question: str, mention: str, label: str) -> None:
+    """Issue 27: people at work name colleagues by their first name; the KG labels them in full."""
+    kg = small_kg("company.ttl", COMPANY_TTL)
+    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    assert top(index.link(question), mention).label == label
+
+
+def test_a_word_that_mostly_closes_names_is_no_first_name(small_kg, tmp_path: Path) -> None:
+    """"Team" opens no name here (it closes two), and "Dr." alone is a title, not a name."""
+    kg = small_kg("company.ttl", COMPANY_TTL)
+    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    assert index.forms.parts("team") == {}
+    assert index.forms.parts("dr") == {}
+    assert len(index.forms.parts("alice")) == 1 and len(index.forms.parts("novak")) == 1

@@ -297,12 +297,13 @@ class Handlers:
         )
 
     def save_schema(self, classes, relations, state: SessionState) -> tuple:
-        """The edited schema tables -> (status, classes, relations). Only labels and descriptions change."""
+        """The edited schema tables -> (status, classes, relations). Only labels, descriptions and a relation's
+        everyday words change."""
         state = self._ensure(state)
         session = self._session(state)
         edits = render.schema_edits(session.schema, _records(classes), _records(relations))
         if not edits:
-            return ("Nothing changed: edit a label or a description in the tables first.",
+            return ("Nothing changed: edit a label, a description or a relation's words in the tables first.",
                     render.class_rows(session.schema), render.relation_rows(session.schema))
         try:
             session.update_schema(edits)

@@ -320,7 +320,9 @@ def _is_number(value: str) -> bool:
 
 # ------------------------------------------------------------------ schema and corpus
 CLASS_COLUMNS = ["name", "label", "kind", "members", "description"]
-RELATION_COLUMNS = ["name", "label", "domain", "range", "triples", "description"]
+# The relation lexicon (engine.bootstrap.lexicon): the everyday words for each end, comma-separated.
+OBJECT_WORDS, SUBJECT_WORDS = "words for its object", "words for its subject"
+RELATION_COLUMNS = ["name", "label", "domain", "range", "triples", "description", OBJECT_WORDS, SUBJECT_WORDS]
 CORPUS_COLUMNS = ["question", "program", "source"]
 
 
@@ -332,33 +334,47 @@ def class_rows(schema) -> list[list]:
     ]
 
 
-EDITABLE = ("label", "description")  # the schema columns a user may edit; names are what programs use
+# The schema columns a user may edit; names are what programs use.
+EDITABLE = ("label", "description", OBJECT_WORDS, SUBJECT_WORDS)
 
 
 def schema_edits(schema, class_table: list[list], relation_table: list[list]) -> list:
-    """SchemaEdits for the rows whose label or description differ from the schema's."""
+    """SchemaEdits for the rows whose label, description or (for a relation) words differ from the schema's."""
     from kg_adapters.schema import SchemaEdit
 
     edits = []
     for rows, columns, lookup in ((class_table, CLASS_COLUMNS, schema.class_),
                                   (relation_table, RELATION_COLUMNS, schema.relation)):
-        at = {name: columns.index(name) for name in ("name", *EDITABLE)}
+        at = {name: columns.index(name) for name in ("name", *EDITABLE) if name in columns}
         for row in rows:
             item = lookup(str(row[at["name"]])) if len(row) == len(columns) else None
             if item is None:
                 continue
-            label, description = (str(row[at[c]] if row[at[c]] is not None else "") for c in EDITABLE)
-            if label != item.label or description != (item.description or ""):
-                edits.append(SchemaEdit(item.name, label if label != item.label else None,
-                                        description if description != (item.description or "") else None))
+            cell = {c: str(row[at[c]] if row[at[c]] is not None else "") for c in EDITABLE if c in at}
+            label, description = cell["label"], cell["description"]
+            changed = {}
+            if label != item.label:
+                changed["label"] = label
+            if description != (item.description or ""):
+                changed["description"] = description
+            for column, field in ((OBJECT_WORDS, "words"), (SUBJECT_WORDS, "reverse_words")):
+                if column in cell and word_list(cell[column]) != tuple(getattr(item, field)):
+                    changed[field] = word_list(cell[column])
+            if changed:
+                edits.append(SchemaEdit(item.name, **changed))
     return edits
+
+
+def word_list(cell: str) -> tuple[str, ...]:
+    """A table cell of comma-separated words, as the schema holds them."""
+    return tuple(dict.fromkeys(w for w in (" ".join(part.lower().split()) for part in cell.split(",")) if w))
 
 
 def relation_rows(schema) -> list[list]:
     relations = sorted(getattr(schema, "relations", ()) or (), key=lambda r: r.name)
     return [
         [r.name, r.label, " | ".join(r.domain) or "?", " | ".join(r.range) or "?", getattr(r, "count", 0),
-         getattr(r, "description", "")]
+         getattr(r, "description", ""), ", ".join(getattr(r, "words", ())), ", ".join(getattr(r, "reverse_words", ()))]
         for r in relations
     ]
 

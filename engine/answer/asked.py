@@ -49,7 +49,7 @@ def counts_named(question: Question) -> bool:
     if match is None:
         return True
     named = {w for words in question.class_words.values() for w in words}
-    named |= {w for spelling in question.named_relations.values() for w in spelling.by_noun | spelling.by_verb}
+    named |= {w for spelling in question.named_relations.values() for w in spelling.words}
     return bool(set(words_of(match.group(1))) & named)
 
 

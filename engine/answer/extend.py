@@ -61,6 +61,6 @@ def reached(question: Question, search: Search) -> bool:
     built = [c for c in search.scored if c.execution is not None]
     if (question.asked_types or asks_operator(question)) and not any(fits_asked(question, c) for c in built):
         return False
-    named = set().union(*(s.by_verb | s.by_noun for s in question.named_relations.values()))
+    named = set().union(*(s.words for s in question.named_relations.values()))
     named -= set().union(*question.class_words.values())  # a class word may name the answers instead (`share`)
     return any(c.named >= len(named) for c in built)

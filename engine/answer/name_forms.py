@@ -1,7 +1,8 @@
-"""Words that name an entity other than by its whole label: a surname, an abbreviation, a plural, a keyword's name.
+"""Words that name an entity other than by its whole label: a surname or first name, an abbreviation, a plural,
+a keyword's name.
 
 The linker matches labels (`linker.py`); this module adds what people write instead. "spielberg" names Steven
-Spielberg, "US" names the United States, and a keyword in lower case that copies a name (MoviesKG's tag
+Spielberg, "Alice" Alice Novak, "US" names the United States, and a keyword in lower case that copies a name (MoviesKG's tag
 "harrison ford") is not what a question means where the name (the person Harrison Ford) is spelt the same. Each is read off the KG's own
 labels: their words, their capitals, their initials. No word list.
 """
@@ -17,40 +18,65 @@ from .degree import QUANTITY_SUPERLATIVES
 from .labels import LabelData, Scored, keep_better
 from .mentions import Candidate
 
+
 SCORE_NAME_PART = 0.7  # below every fuzzy match a name would get: only a free top_k slot takes it
 SCORE_ACRONYM = 0.7  # as a name part: only a free slot takes it
 # A name's last word names it ("Spielberg": Steven Spielberg) in labels of two or three capitalised words, the
 # first no stop word, where it ends half the labels holding it or more: on MoviesKG "spielberg" 2 of 2, "scorsese"
 # 1 of 2; on the geography KG "north" 13 of 90 ("further north" had linked "Agincourt North"; session 11).
+# Its first word names it the same way ("Alice": Alice Novak; issue 27: people at work say "who manages Alice?"),
+# after a title that ends in a full stop ("Prof. Ada Whitfield": "Ada"), from three letters on.
 _NAME_WORD = re.compile(r"[A-Z][\w.'-]*")
 _ACRONYM_WORD = re.compile(r"[A-Z][a-z]+")  # a capitalised word, itself no abbreviation
 _ACRONYM_GLUE = frozenset({"of", "the", "and"})
+FIRST, LAST = 0, -1  # which word of a name `parts` reads
+
+
+def _name_word(words: list[str], at: int) -> str:
+    """A name's last word, or its first after a title that ends in a full stop ("Prof. Ada Whitfield": Ada)."""
+    if at == FIRST and len(words) >= 3 and words[0].endswith("."):
+        return words[1]
+    return words[at]
+
+
+def _folded(word: str) -> str:
+    """A name word as the folded keys hold it ("Prof." -> "prof")."""
+    return re.sub(r"\W", "", word).casefold()
+
+
+def _may_name(key_words: list[str], at: int, word: str) -> bool:
+    """Whether `word` can be the name word of a folded label (a title's full stop is gone from the key)."""
+    return word == key_words[-1] if at == LAST else word in key_words[:2 if len(key_words) >= 3 else 1]
 
 
 class NameForms:
-    """Surnames and abbreviations of one KG's labels."""
+    """Surnames, first names and abbreviations of one KG's labels."""
 
     def __init__(self, data: LabelData, postings: dict[str, list[str]], stop: frozenset[str]):
         self._d, self._postings, self._stop = data, postings, stop  # postings: content word -> multi-word keys
         self._acronyms = _acronyms(data.label_surface)
 
     def parts(self, word: str) -> Scored:
-        """Entities whose name ends with this word ("spielberg": Steven Spielberg)."""
-        d = self._d
+        """Entities whose name ends with this word ("spielberg": Steven Spielberg) or opens it ("alice": Alice
+        Novak), each where the word mostly does so among the labels holding it."""
         scored: Scored = {}
-        if len(word) < 4 or word in self._stop:
+        if word in self._stop:
             return scored
         holding = self._postings.get(word, ())
-        ending = [key for key in holding if key.split()[-1] == word]
-        if 2 * len(ending) < len(holding):  # a word that mostly ends names; not "north" ("North Bay", "X North")
-            return scored
-        for key in ending:
-            words = key.split()
-            if len(words) > 3 or words[0] in self._stop:
+        for at, shortest in ((LAST, 4), (FIRST, 3)):
+            if len(word) < shortest:
                 continue
-            for r in d.keys.get(key, ()):
-                if all(_NAME_WORD.fullmatch(w) for w in d.label_surface[r].replace("_", " ").split()):
-                    keep_better(scored, d.label_entity[r], SCORE_NAME_PART, r)
+            keys = [key for key in holding if _may_name(key.split(), at, word)]
+            if 2 * len(keys) < len(holding):  # a word that mostly ends (opens) names; not "north" ("North Bay", "X North")
+                continue
+            for key in keys:
+                if len(key.split()) > 3 or key.split()[0] in self._stop:
+                    continue
+                for r in self._d.keys.get(key, ()):
+                    surface = self._d.label_surface[r].replace("_", " ").split()
+                    written = self._d.labels[r].replace("_", " ").split()  # with a title's full stop
+                    if all(_NAME_WORD.fullmatch(w) for w in surface) and _folded(_name_word(written, at)) == word:
+                        keep_better(scored, self._d.label_entity[r], SCORE_NAME_PART, r)
         return scored
 
     def acronym(self, word: str) -> Scored:

@@ -6,12 +6,13 @@ schema, prefers the shorter program that stops one relation short ("X 's nationa
 nationality 's events"); the words the question spends on each relation tell them apart.
 
 A relation is named by the question's words that spell a content word of one of its readings (label,
-reverse label, object noun), in any inflection (`words.word_forms`: directed -> director, directs). A
+reverse label, object noun, and its lexicon's words: engine.bootstrap.lexicon), in any inflection (`words.word_forms`: directed -> director, directs). A
 program counts the question words its relations spell together: a verb's words however the relation is
 walked, a noun's only where the program walks toward the relation's objects ("the country of X", not "the
-cities whose country is X"), and never the words that name the program's own answer class. Entity names are
-left out first, so a title never names a relation. Morphology only: no synonyms (the embedder's
-similarity already weighs those) and no word list of any domain.
+cities whose country is X"; a lexicon's word for the subjects only toward them: "the kid of X" walks `parent`
+back), and never the words that name the program's own answer class. Entity names are
+left out first, so a title never names a relation. Morphology and the KG's own lexicon only: no other
+synonyms (the embedder's similarity already weighs those) and no word list of any domain.
 """
 
 from __future__ import annotations
@@ -54,6 +55,12 @@ class Spelling:
     by_verb: frozenset[str]
     by_noun: frozenset[str]
     times: int = 1  # how often the question writes it: "X 's award_nominations 's award_nominations" twice
+    by_back_noun: frozenset[str] = frozenset()  # its lexicon's words for its subjects ("kid" for `parent`)
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Every question word that spells the relation, however it is walked."""
+        return self.by_verb | self.by_noun | self.by_back_noun
 
 
 class NamedRelations:
@@ -61,15 +68,16 @@ class NamedRelations:
 
     def __init__(self, schema: Schema):
         self._readings: dict[str, list[Reading]] = {}
+        self._back: dict[str, frozenset[str]] = {}  # the lexicon's words for a relation's subjects, all forms
         for rel in schema.relations:
-            readings = []
-            for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name))):
-                content = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP and len(w) > 1]
-                if content:
-                    readings.append(tuple((frozenset(word_forms(w)), _is_verb(w))
-                                          for w in dict.fromkeys(content)))
-            if readings:
-                self._readings[rel.name] = readings
+            readings = [_reading(text) for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))]
+            # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
+            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in rel.words]
+            if any(readings):
+                self._readings[rel.name] = [r for r in readings if r]
+            back = frozenset(form for text in rel.reverse_words for forms, _ in _reading(text) for form in forms)
+            if back:
+                self._back[rel.name] = back
 
     def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
         """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
@@ -79,12 +87,21 @@ class NamedRelations:
         counts = Counter(words_of(text))
         tokens = set(counts)
         found = {}
-        for name, readings in self._readings.items():
+        for name in self._readings.keys() | self._back.keys():
+            readings = self._readings.get(name, ())
             verbs = {t for reading in readings for forms, verb in reading if verb for t in forms & tokens}
             nouns = {t for reading in readings for forms, verb in reading if not verb for t in forms & tokens}
-            if verbs or nouns:
-                found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in verbs | nouns))
+            back = self._back.get(name, frozenset()) & tokens
+            if verbs or nouns or back:
+                found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in verbs | nouns | back),
+                                       frozenset(back))
         return found
+
+
+def _reading(text: str) -> Reading:
+    """The content words of one reading of a relation, each with its forms and whether it is a verb."""
+    content = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP and len(w) > 1]
+    return tuple((frozenset(word_forms(w)), _is_verb(w)) for w in dict.fromkeys(content))
 
 
 def _is_verb(word: str) -> bool:
@@ -121,7 +138,7 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     for name, toward_objects in walks(program):
         spelling = named.get(name)
         if spelling is not None:
-            for word in spelling.by_verb | (spelling.by_noun if toward_objects else frozenset()):
+            for word in spelling.by_verb | (spelling.by_noun if toward_objects else spelling.by_back_noun):
                 spelt[word] += 1
                 written[word] = max(written.get(word, 1), spelling.times)
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)

@@ -127,8 +127,8 @@ def schema_words(schema: Schema) -> set[str]:
     words: set[str] = set()
     for item in (*schema.classes, *schema.relations):
         texts = [item.name.replace("_", " "), item.label]
-        if hasattr(item, "reverse_label"):
-            texts.append(item.reverse_label)
+        if hasattr(item, "reverse_label"):  # a relation: its readings and its lexicon's words
+            texts += [item.reverse_label, *item.words, *item.reverse_words]
         for text in texts:
             for token in normalise(text).split():
                 if len(token) > 1 and not token.isdigit():

@@ -18,6 +18,7 @@ from engine.programs.kg import KnowledgeGraph
 
 from .corpus import Corpus, CorpusError, CorpusRecord, Manifest
 from .explorer import ExploreConfig, ExploredProgram, Explorer
+from .lexicon import ensure_lexicon
 from .namer import ensure_named
 from .qgen import (
     GeneratedQuestion,
@@ -75,14 +76,26 @@ def exploration_parameters(config: ScoutConfig) -> dict:
 LEGACY_PARAMETERS = {"qgen_context": -1}
 
 
-def name_classes_first(kg: KnowledgeGraph, corpus: Corpus, load_llm: Callable[[], QuestionModel],
-                       report: Callable[[Progress], None]) -> bool:
-    """Before exploring: nouns for the classes the data leaves unnamed (engine.bootstrap.namer), so that the
-    corpus names them. Whether any class was renamed."""
-    if not kg.unnamed_classes():
-        return False
-    report(Progress("naming", 0, 0, 0.0, "asking the language model what the unnamed classes are"))
-    return bool(ensure_named(kg, load_llm, corpus))
+def prepare_schema(kg: KnowledgeGraph, corpus: Corpus, load_llm: Callable[[], QuestionModel],
+                   load_embedder: Callable[[], object], report: Callable[[Progress], None],
+                   lexicon: bool = True) -> bool:
+    """Before exploring or answering, once per KG: nouns for the classes the data leaves unnamed
+    (engine.bootstrap.namer), so that the corpus names them, then the words people use for each relation
+    (engine.bootstrap.lexicon). Whether the schema changed."""
+    changed = False
+    if kg.unnamed_classes():
+        report(Progress("naming", 0, 0, 0.0, "asking the language model what the unnamed classes are"))
+        changed = bool(ensure_named(kg, load_llm, corpus))
+    if lexicon and not kg.has_lexicon():
+        report(Progress("naming", 0, 0, 0.0, "asking the language model for everyday words for each relation"))
+        changed = ensure_lexicon(kg, load_llm, load_embedder) or changed
+    return changed
+
+
+def _embedder(config: ScoutConfig):
+    from engine.lm.embedder import Embedder
+
+    return Embedder.load(config.embedder)
 
 
 def bootstrap(
@@ -92,6 +105,7 @@ def bootstrap(
     load_llm: Callable[[], QuestionModel],
     on_progress: Callable[[Progress], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
+    load_embedder: Callable[[], object] | None = None,
 ) -> BootstrapResult:
     corpus = Corpus(out)
     corpus.check_fingerprint(kg.fingerprint)
@@ -107,7 +121,7 @@ def bootstrap(
         corpus.write_manifest(Manifest(kg.fingerprint, kg.store.info.location, config.model, params))
     report = on_progress or (lambda p: None)
     load_llm = functools.cache(load_llm)  # naming and question writing share one load
-    name_classes_first(kg, corpus, load_llm, report)
+    prepare_schema(kg, corpus, load_llm, load_embedder or (lambda: _embedder(config)), report, config.lexicon)
 
     programs = _explored(kg, corpus, config, report)
     corpus.repair()

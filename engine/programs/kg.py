@@ -7,6 +7,7 @@ from pathlib import Path
 
 from engine.config import ScoutConfig
 from kg_adapters.base import KGError, KGStore
+from kg_adapters.lexicon import RelationWords, lexicon_path, read_lexicon, with_lexicon, write_lexicon
 from kg_adapters.registry import open_store
 from kg_adapters.schema import (
     InductionConfig,
@@ -33,6 +34,7 @@ class KnowledgeGraph:
     executor: Executor
     edits_file: Path | None = field(default=None, repr=False)  # the user's schema wording, kept across runs
     names_file: Path | None = field(default=None, repr=False)  # nouns for provisional class names (adopt_names)
+    lexicon_file: Path | None = field(default=None, repr=False)  # the relation lexicon (adopt_lexicon)
 
     @property
     def fingerprint(self) -> str:
@@ -55,6 +57,8 @@ class KnowledgeGraph:
         schema = cached_schema(store, config.cache_dir, InductionConfig(timeout_s=max(60.0, config.query_timeout_s)))
         names_file = names_path(config.cache_dir, store.info.fingerprint)
         schema = rename_classes(schema, read_names(names_file))
+        lexicon_file = lexicon_path(config.cache_dir, store.info.fingerprint)
+        schema = with_lexicon(schema, read_lexicon(lexicon_file) or {})
         edits_file = edits_path(config.cache_dir, store.info.fingerprint)
         schema = _with_edits(schema, read_edits(edits_file))
         executor = Executor(
@@ -64,7 +68,7 @@ class KnowledgeGraph:
             cache_bytes=config.exec_cache_mb * 1024 * 1024,
             timeout_s=config.query_timeout_s,
         )
-        return cls(store, schema, executor, edits_file, names_file)
+        return cls(store, schema, executor, edits_file, names_file, lexicon_file)
 
     def unnamed_classes(self) -> list[str]:
         """Classes whose name is a stand-in and whose label the user has not written: a namer's work."""
@@ -83,16 +87,28 @@ class KnowledgeGraph:
         self.schema = self.executor.schema = rename_classes(self.schema, names)
         return self.schema
 
+    def has_lexicon(self) -> bool:
+        """Whether the relation lexicon was built for this KG (engine.bootstrap.lexicon builds it once)."""
+        return self.lexicon_file is None or read_lexicon(self.lexicon_file) is not None
+
+    def adopt_lexicon(self, lexicon: dict[str, RelationWords]) -> Schema:
+        """Keep the lexicon with the KG and put its words into the schema; the user's own words for a relation
+        (edit_schema) stay on top."""
+        if self.lexicon_file is not None:
+            write_lexicon(self.lexicon_file, lexicon)
+        schema = with_lexicon(self.schema, lexicon)
+        schema = _with_edits(schema, read_edits(self.edits_file) if self.edits_file else ())
+        self.schema = self.executor.schema = schema
+        return schema
+
     def edit_schema(self, edits: list[SchemaEdit]) -> Schema:
         """Apply a user's labels and descriptions, and keep them for the next time this KG is opened."""
         merged = {e.name: e for e in (read_edits(self.edits_file) if self.edits_file else ())}
         for edit in edits:
             old = merged.get(edit.name)
-            merged[edit.name] = SchemaEdit(
-                edit.name,
-                edit.label if edit.label is not None else (old.label if old else None),
-                edit.description if edit.description is not None else (old.description if old else None),
-            )
+            merged[edit.name] = SchemaEdit(*(
+                getattr(edit, f) if getattr(edit, f) is not None else (getattr(old, f) if old else None)
+                for f in ("name", "label", "description", "words", "reverse_words")))
         schema = apply_edits(self.schema, list(merged.values()))
         if self.edits_file is not None:
             write_edits(self.edits_file, list(merged.values()))

@@ -1,0 +1,224 @@
+"""The words people use for a KG's relations, asked of the language model once per KG.
+
+People rarely say a relation's label: they ask for "Anna's dad", not her `parent`, and for "the outfit he
+plays for", not his `plays_in_club`. For each relation the model is asked for the everyday nouns of both its
+ends, as seen from the other: the objects of `orbits` are a planet's "star" or "sun", its subjects a star's
+"planets". The proposals are kept where the sentence embedder finds them near the relation (its label, its
+description, its classes), so that a small model's stray words do not name it.
+
+The words land in the schema (`RelationInfo.words`, `.reverse_words`; `kg_adapters.lexicon` keeps them with
+it), where the linker, `engine.answer.named` and the search's stopping rule read them like the relation's own
+label. The user sees and edits them in the app's schema table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Protocol, Sequence
+
+import numpy as np
+
+from kg_adapters.lexicon import RelationWords
+from kg_adapters.readable import object_noun
+from kg_adapters.schema import RelationInfo, Schema
+
+SYSTEM = ("You list the everyday English nouns people use for the two ends of a relation in a knowledge graph, "
+          "each as seen from the other end: first the object's words, then after a semicolon the subject's.")
+MAX_WORDS = 6  # kept per end; the examples show three or four
+MAX_NEW_TOKENS = 32
+BATCH = 16  # relations asked together: a decoding step of 16 costs little more than one of 4 on 2 cores
+# Worked turns about relations unlike any KG we test on, so the model learns the form, not a domain:
+# (relation, subject class, object class, (subject, object) example, the answer). One turn per relation
+# asks for both ends, which halves the prompts: the history is most of each prompt's length.
+EXAMPLES = (
+    ("orbits", "planet", "star", ("Kepler-22b", "Kepler-22"), "star, sun, host star; planet, world, satellite"),
+    ("painted by", "painting", "painter", ("The Night Watch", "Rembrandt"),
+     "painter, artist, creator; painting, work, picture, canvas"),
+    ("mass", "planet", "number", ("Kepler-22b", "2.1e25"), "mass, weight, heaviness; planet"),
+)
+
+
+class LexiconModel(Protocol):
+    def chat_prompt(self, system: str, user: str, assistant_prefix: str = "",
+                    history: tuple[tuple[str, str], ...] = ()) -> str: ...
+
+    def generate_beams_batch(self, prompts: list[str], num_beams: int = 10, max_new_tokens: int = 40,
+                             stop_at_newline: bool = True) -> list[list]: ...
+
+
+class Embedding(Protocol):
+    def encode(self, texts: list[str]): ...
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One question to the model: the words for both ends of one relation."""
+
+    relation: str
+    user: str
+
+
+def asks(schema: Schema, relations: Sequence[RelationInfo], examples: dict[str, tuple[str, str]]) -> list[Ask]:
+    """One ask per relation; `examples`: {relation name: (a subject's label, an object's label)}."""
+    return [Ask(rel.name, _question(rel.label, _class_label(schema, rel.domain), _class_label(schema, rel.range),
+                                    examples.get(rel.name)))
+            for rel in relations]
+
+
+def _question(label: str, subject: str, obj: str, example: tuple[str, str] | None) -> str:
+    shown = f' (for example "{example[0]}" {label} "{example[1]}")' if example else ""
+    return (f'Relation "{label}": a {subject} {label} a {obj}{shown}. Everyday words for the {obj}, seen from the '
+            f"{subject}; then for the {subject}, seen from the {obj}:")
+
+
+def _history() -> tuple[tuple[str, str], ...]:
+    return tuple((_question(label, subject, obj, example), answer) for label, subject, obj, example, answer in EXAMPLES)
+
+
+def _class_label(schema: Schema, names: tuple[str, ...]) -> str:
+    for name in names:
+        info = schema.class_(name)
+        if info is not None:
+            return info.label
+    return "thing"
+
+
+def proposals(text: str) -> tuple[list[str], list[str]]:
+    """The model's two lists (the object's words; the subject's) as words: lower case, one or two words of
+    letters each, no duplicates."""
+    ends = (text.split(";", 1) + [""])[:2]
+    return _words(ends[0]), _words(ends[1])
+
+
+def _words(text: str) -> list[str]:
+    out = []
+    for item in text.split(","):
+        words = item.strip().strip(".").lower().split()
+        if 1 <= len(words) <= 2 and all(re.fullmatch(r"[a-z][a-z-]*", w) for w in words):
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))[:MAX_WORDS]
+
+
+# MiniLM cosine of a proposal to the nearest of its relation's texts (label, object noun, description, the
+# end's class label). Measured by `python -m bench.lexicon_sample` on the dev KGs' relations: see its report.
+MIN_COSINE = 0.3
+# A word is the other end's where it lies this much nearer the other end's class than its own: "teacher" 0.72
+# to professor, 0.24 to course (MiniLM). Single words of one end sit close together ("class" 0.48 to professor,
+# 0.35 to course), so a margin, not a plain comparison: tests/test_lexicon.py holds the cases.
+OTHER_END_MARGIN = 0.2
+
+
+@dataclass(frozen=True)
+class End:
+    """What one end's proposals are checked against."""
+
+    texts: tuple[str, ...]  # the relation's readings toward this end, and this end's class label
+    own: str  # this end's class label
+    other: str | None  # the other end's class label, where it is another class
+
+
+def end(schema: Schema, rel: RelationInfo, toward_objects: bool) -> End:
+    """A value's end (a number, a date) has no class noun to weigh: its words are checked against the relation."""
+    value = toward_objects and _literal(schema, rel)
+    own = "" if value else _class_label(schema, rel.range if toward_objects else rel.domain)
+    other = _class_label(schema, rel.domain if toward_objects else rel.range)
+    reading = rel.label if toward_objects else rel.reverse_label
+    texts = [reading, object_noun(rel.name) if toward_objects else "", own, rel.description]
+    return End(tuple(t.lower() for t in dict.fromkeys(texts) if t and t != "thing"), own.lower(),
+               other.lower() if own and other != own and other != "thing" else None)
+
+
+def kept(words: list[str], at: End, embedder: Embedding, known: frozenset[str],
+         min_cosine: float = MIN_COSINE) -> list[str]:
+    """The proposals that add a word (`known`: the schema's labels, which name their own) and lie near the
+    relation, not far nearer the other end's class than this one's: a small model often gives one end's words
+    for the other ("teacher" for what a teacher teaches)."""
+    words = [w for w in words if w not in known]
+    if not words or not at.texts:
+        return []
+    w = _unit(embedder.encode(words))
+    t = _unit(embedder.encode([*at.texts, *([at.own, at.other] if at.other else [])]))
+    sims = w @ t.T  # (words, texts + own + other)
+    n = len(at.texts)
+    out = []
+    for word, row in zip(words, sims):
+        if row[:n].max() >= min_cosine and (at.other is None or row[n + 1] - row[n] <= OTHER_END_MARGIN):
+            out.append(word)
+    return out
+
+
+def _unit(vectors) -> np.ndarray:
+    m = np.asarray(vectors, dtype=np.float32)
+    return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
+
+
+def known_words(schema: Schema) -> frozenset[str]:
+    """Every class and relation label of the schema, in lower case: a lexicon word adds none of them."""
+    texts = [c.label for c in schema.classes] + [t for r in schema.relations for t in (r.label, r.reverse_label)]
+    return frozenset(t.lower() for t in texts)
+
+
+def build_lexicon(schema: Schema, llm: LexiconModel, embedder: Embedding,
+                  examples: dict[str, tuple[str, str]] | None = None,
+                  report: Callable[[int, int], None] = lambda done, total: None) -> dict[str, RelationWords]:
+    """{relation name: its words} for every relation (a literal value's subjects are named by their class, so
+    a relation to literals keeps only its value's words)."""
+    todo = asks(schema, schema.relations, examples or {})
+    history = _history()
+    known = known_words(schema)
+    found: dict[str, RelationWords] = {}
+    for start in range(0, len(todo), BATCH):
+        batch = todo[start:start + BATCH]
+        prompts = [llm.chat_prompt(SYSTEM, ask.user, history=history) for ask in batch]
+        outputs = llm.generate_beams_batch(prompts, num_beams=1, max_new_tokens=MAX_NEW_TOKENS)
+        for ask, beams in zip(batch, outputs):
+            rel = schema.relation(ask.relation)
+            forward, backward = proposals(beams[0].text) if beams else ([], [])
+            found[rel.name] = RelationWords(
+                tuple(kept(forward, end(schema, rel, True), embedder, known)),
+                () if _literal(schema, rel) else tuple(kept(backward, end(schema, rel, False), embedder, known)))
+        report(min(start + BATCH, len(todo)), len(todo))
+    return found
+
+
+def _literal(schema: Schema, rel: RelationInfo) -> bool:
+    return any(info.is_literal for info in map(schema.class_, rel.range) if info is not None)
+
+
+def ensure_lexicon(kg, load_llm: Callable[[], LexiconModel], load_embedder: Callable[[], Embedding]) -> bool:
+    """Build the KG's relation lexicon once and keep it with the KG (KnowledgeGraph.adopt_lexicon): called
+    before a bootstrap explores and before the first reasoner, after the classes are named (their nouns are
+    in the prompts). Whether it was built now."""
+    if kg.has_lexicon():
+        return False
+    lexicon = build_lexicon(kg.schema, load_llm(), load_embedder(), relation_examples(kg.store, kg.schema))
+    kg.adopt_lexicon(lexicon)
+    return True
+
+
+def relation_examples(store, schema: Schema) -> dict[str, tuple[str, str]]:
+    """{relation name: (a subject's label, an object's label)}: one triple each, to show the model what the
+    relation links. Relations the store cannot show in time are asked without one."""
+    from engine.programs.to_sparql import iri
+    from kg_adapters.base import RDFS_LABEL, KGError
+    from kg_adapters.naming import local_name
+
+    out = {}
+    for rel in schema.relations:
+        sparql = (f"SELECT ?s ?o ?sl ?ol WHERE {{ ?s {iri(rel.iri)} ?o . OPTIONAL {{ ?s {iri(RDFS_LABEL)} ?sl }} "
+                  f"OPTIONAL {{ ?o {iri(RDFS_LABEL)} ?ol }} }} LIMIT 1")
+        try:
+            rows = list(store.select(sparql, timeout_s=10.0).rows)
+        except KGError:
+            continue
+        if rows and rows[0][0] is not None and rows[0][1] is not None:
+            s, o, sl, ol = rows[0]
+            out[rel.name] = (_shown(s, sl, local_name), _shown(o, ol, local_name))
+    return out
+
+
+def _shown(term, label, local_name) -> str:
+    if label is not None:
+        return label.value
+    return term.value if term.is_literal else local_name(term.value).replace("_", " ")

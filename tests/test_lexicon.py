@@ -1,0 +1,132 @@
+"""The relation lexicon: everyday words for each relation's ends, from the real model, kept with the KG,
+editable, and read wherever a question's words are matched to relations (issue 27)."""
+
+from __future__ import annotations
+
+import pytest
+from bench.kgs import KGS_DATA as KGS
+from engine.answer.named import NamedRelations, share
+from engine.bootstrap.lexicon import End, build_lexicon, ensure_lexicon, kept, proposals, relation_examples
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import parse
+from kg_adapters.lexicon import RelationWords, read_lexicon
+from kg_adapters.schema import SchemaEdit
+from ui import render
+
+
+FAMILY = """\
+@prefix f: <http://example.org/family/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+f:Person a rdfs:Class ; rdfs:label "person" .
+f:parent rdfs:label "parent" .
+f:anna a f:Person ; rdfs:label "Anna Berg" ; f:parent f:lars .
+f:lars a f:Person ; rdfs:label "Lars Berg" ; f:parent f:olga .
+f:olga a f:Person ; rdfs:label "Olga Berg" .
+"""
+
+
+@pytest.fixture(scope="module")
+def llm():
+    from engine.lm.llm import LLM
+
+    return LLM.load("qwen2.5-coder-0.5b")
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    from engine.lm.embedder import Embedder
+
+    return Embedder.load()
+
+
+@pytest.mark.parametrize("text, objects, subjects", [
+    ("father, mother, dad; child, son, kid", ["father", "mother", "dad"], ["child", "son", "kid"]),
+    ("Band, Group.; member", ["band", "group"], ["member"]),
+    ("star, 42, a b c, host star", ["star", "host star"], []),  # numbers and three-word phrases are no nouns
+    ("", [], []),
+])
+def test_the_answer_is_read_as_two_lists_of_nouns(text, objects, subjects) -> None:
+    assert proposals(text) == (objects, subjects)
+
+
+def test_a_word_for_the_other_end_or_one_the_schema_has_is_dropped(embedder) -> None:
+    """A small model often gives one end's words for the other: the professor's word for a course."""
+    course_end = End(("teaches", "course"), "course", "professor")
+    assert kept(["teacher", "class", "subject"], course_end, embedder, frozenset()) == ["class", "subject"]
+    professor_end = End(("taught by", "professor"), "professor", "course")
+    assert kept(["teacher", "lecturer", "professor"], professor_end, embedder, frozenset({"professor"})) == [
+        "teacher", "lecturer"]
+
+
+def test_lexicon_words_spell_the_relation_each_way(small_kg) -> None:
+    """'dad' names the parent walked toward its objects, 'kid' walked back toward its subjects."""
+    kg = small_kg("family.ttl", FAMILY)
+    kg.adopt_lexicon({"parent": RelationWords(("father", "dad"), ("child", "kid"))})
+    named = NamedRelations(kg.schema)
+    up, down = parse('(JOIN (R parent) "Anna Berg")'), parse('(JOIN parent "Lars Berg")')
+    dad = named.named("who is Anna's dad?", [])
+    assert share(dad, up) == 1 and share(dad, down) == 0
+    kid = named.named("who is the kid of Lars?", [])
+    assert share(kid, down) == 1 and share(kid, up) == 0
+    # a chain of three such words asks for three walks: each counts once per time it is written
+    chain = named.named("who is the dad of the dad of Anna's kid?", [])
+    three = parse('(JOIN (R parent) (JOIN (R parent) (JOIN parent "Anna Berg")))')
+    assert share(chain, three) == 3 > share(chain, parse('(JOIN (R parent) "Anna Berg")'))
+
+
+def test_the_lexicon_is_kept_with_the_kg_and_the_users_words_win(config, tmp_path) -> None:
+    path = tmp_path / "family.ttl"
+    path.write_text(FAMILY)
+    kg = KnowledgeGraph.open(str(path), config)
+    assert not kg.has_lexicon()
+    kg.adopt_lexicon({"parent": RelationWords(("father",), ("child",))})
+    kg.edit_schema([SchemaEdit("parent", reverse_words=("kid", "Son "))])
+    kg.close()
+    again = KnowledgeGraph.open(str(path), config)
+    assert again.has_lexicon()
+    rel = again.schema.relation("parent")
+    assert (rel.words, rel.reverse_words) == (("father",), ("kid", "son"))
+    # a lexicon built again (say, with another model) leaves the user's words in place
+    again.adopt_lexicon({"parent": RelationWords(("mother",), ("daughter",))})
+    assert (again.schema.relation("parent").words, again.schema.relation("parent").reverse_words) == (
+        ("mother",), ("kid", "son"))
+    again.close()
+
+
+def test_the_words_are_edited_in_the_schema_table(small_kg) -> None:
+    kg = small_kg("family.ttl", FAMILY)
+    kg.adopt_lexicon({"parent": RelationWords(("father",), ("child",))})
+    rows = render.relation_rows(kg.schema)
+    row = next(r for r in rows if r[0] == "parent")
+    assert row[render.RELATION_COLUMNS.index(render.OBJECT_WORDS)] == "father"
+    row[render.RELATION_COLUMNS.index(render.OBJECT_WORDS)] = "father, Dad ,,"
+    edits = render.schema_edits(kg.schema, render.class_rows(kg.schema), rows)
+    assert edits == [SchemaEdit("parent", words=("father", "dad"))]
+    assert render.schema_edits(kg.schema, render.class_rows(kg.schema), render.relation_rows(kg.schema)) == []
+
+
+def test_the_real_model_gives_words_and_they_are_stored(small_kg, llm, embedder) -> None:
+    kg = small_kg("family.ttl", FAMILY)
+    assert ensure_lexicon(kg, lambda: llm, lambda: embedder)
+    stored = read_lexicon(kg.lexicon_file)
+    assert set(stored) == {"parent"} and kg.schema.relation("parent").words == stored["parent"].words
+    words = stored["parent"].words + stored["parent"].reverse_words
+    assert words and all(w == w.lower() and w not in {"parent", "person"} for w in words)
+    assert not ensure_lexicon(kg, lambda: pytest.fail("built twice"), lambda: embedder)
+
+
+@pytest.mark.parametrize("kg_file", ["worldcup/kb.tsv", "university/kb.ttl"])
+def test_the_lexicon_of_a_dev_kg(kg_file, config, llm, embedder) -> None:
+    """Every relation is asked about (an example triple each) and most get a word beyond their labels."""
+    if not (KGS / kg_file).is_file():
+        pytest.skip("needs ../shared/data")
+    kg = KnowledgeGraph.open(str(KGS / kg_file), config)
+    try:
+        examples = relation_examples(kg.store, kg.schema)
+        assert set(examples) == {r.name for r in kg.schema.relations}
+        lexicon = build_lexicon(kg.schema, llm, embedder, examples)
+        assert set(lexicon) == {r.name for r in kg.schema.relations}
+        worded = [name for name, w in lexicon.items() if w.words or w.reverse_words]
+        assert len(worded) >= len(lexicon) // 2, lexicon
+    finally:
+        kg.close()
