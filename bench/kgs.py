@@ -546,7 +546,9 @@ def run_kg(scout: Scout, spec: KGSpec, bench: BenchConfig, done: dict) -> tuple[
     if all((q.kg, q.id, name) in done for q in questions):  # a finished run: no models to load
         return corpus, [done[(q.kg, q.id, name)] for q in questions]
     session = scout.open(spec.kg, corpus.folder)
-    reasoner = session.reasoner()
+    started = time.perf_counter()
+    reasoner = session.reasoner()  # names classes and builds the relation lexicon where the KG has none yet
+    print(f"{spec.name}: reasoner ready in {time.perf_counter() - started:.0f} s", flush=True)
     try:
         return corpus, answer_all(reasoner, session.kg.executor, questions, name, bench.results, done)
     finally:

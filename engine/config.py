@@ -75,7 +75,7 @@ class ScoutConfig:
 # The fields that change how a question is answered, not what is explored or stored: what a benchmark of the
 # reasoner may vary on corpora built once.
 REASONING_FIELDS = ("exemplars", "prune_k", "beam", "max_steps", "ic_alpha", "repeat_penalty",
-                    "inverse_consistency", "prune")
+                    "inverse_consistency", "prune", "lexicon")
 
 
 def add_config_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup,

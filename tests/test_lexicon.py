@@ -86,6 +86,10 @@ def test_the_lexicon_is_kept_with_the_kg_and_the_users_words_win(config, tmp_pat
     assert again.has_lexicon()
     rel = again.schema.relation("parent")
     assert (rel.words, rel.reverse_words) == (("father",), ("kid", "son"))
+    # --no-lexicon: the KG is read with its labels alone, and no lexicon is asked for
+    bare = KnowledgeGraph.open(str(path), config.replace(lexicon=False))
+    assert bare.schema.relation("parent").words == () and bare.has_lexicon()
+    bare.close()
     # a lexicon built again (say, with another model) leaves the user's words in place
     again.adopt_lexicon({"parent": RelationWords(("mother",), ("daughter",))})
     assert (again.schema.relation("parent").words, again.schema.relation("parent").reverse_words) == (

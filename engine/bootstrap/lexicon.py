@@ -13,7 +13,9 @@ label. The user sees and edits them in the app's schema table.
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
@@ -23,11 +25,13 @@ from kg_adapters.lexicon import RelationWords
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import RelationInfo, Schema
 
+log = logging.getLogger(__name__)
+
 SYSTEM = ("You list the everyday English nouns people use for the two ends of a relation in a knowledge graph, "
           "each as seen from the other end: first the object's words, then after a semicolon the subject's.")
 MAX_WORDS = 6  # kept per end; the examples show three or four
 MAX_NEW_TOKENS = 32
-BATCH = 16  # relations asked together: a decoding step of 16 costs little more than one of 4 on 2 cores
+BATCH = 32  # relations asked together after the shared prompt (qgen_batch measured 32 best for questions)
 # Worked turns about relations unlike any KG we test on, so the model learns the form, not a domain:
 # (relation, subject class, object class, (subject, object) example, the answer). One turn per relation
 # asks for both ends, which halves the prompts: the history is most of each prompt's length.
@@ -43,8 +47,8 @@ class LexiconModel(Protocol):
     def chat_prompt(self, system: str, user: str, assistant_prefix: str = "",
                     history: tuple[tuple[str, str], ...] = ()) -> str: ...
 
-    def generate_beams_batch(self, prompts: list[str], num_beams: int = 10, max_new_tokens: int = 40,
-                             stop_at_newline: bool = True) -> list[list]: ...
+    def beam_search(self, prefix: str, suffixes: list[str], num_beams: int = 10, max_new_tokens: int = 32,
+                    stop_at_newline: bool = True) -> list[list]: ...
 
 
 class Embedding(Protocol):
@@ -74,6 +78,15 @@ def _question(label: str, subject: str, obj: str, example: tuple[str, str] | Non
 
 def _history() -> tuple[tuple[str, str], ...]:
     return tuple((_question(label, subject, obj, example), answer) for label, subject, obj, example, answer in EXAMPLES)
+
+
+def _split_prompt(llm: LexiconModel) -> tuple[str, str]:
+    """The chat prompt around the last user turn: the part before it (system and worked turns, the same for
+    every relation, so its KV cache is computed once) and the part after it."""
+    marker = "\x00"
+    whole = llm.chat_prompt(SYSTEM, marker, history=_history())
+    at = whole.index(marker)
+    return whole[:at], whole[at + len(marker):]
 
 
 def _class_label(schema: Schema, names: tuple[str, ...]) -> str:
@@ -165,13 +178,13 @@ def build_lexicon(schema: Schema, llm: LexiconModel, embedder: Embedding,
     """{relation name: its words} for every relation (a literal value's subjects are named by their class, so
     a relation to literals keeps only its value's words)."""
     todo = asks(schema, schema.relations, examples or {})
-    history = _history()
+    prefix, tail = _split_prompt(llm)
     known = known_words(schema)
     found: dict[str, RelationWords] = {}
     for start in range(0, len(todo), BATCH):
         batch = todo[start:start + BATCH]
-        prompts = [llm.chat_prompt(SYSTEM, ask.user, history=history) for ask in batch]
-        outputs = llm.generate_beams_batch(prompts, num_beams=1, max_new_tokens=MAX_NEW_TOKENS)
+        outputs = llm.beam_search(prefix, [ask.user + tail for ask in batch], num_beams=1,
+                                  max_new_tokens=MAX_NEW_TOKENS)
         for ask, beams in zip(batch, outputs):
             rel = schema.relation(ask.relation)
             forward, backward = proposals(beams[0].text) if beams else ([], [])
@@ -192,8 +205,14 @@ def ensure_lexicon(kg, load_llm: Callable[[], LexiconModel], load_embedder: Call
     in the prompts). Whether it was built now."""
     if kg.has_lexicon():
         return False
+    started = time.perf_counter()
+    if not kg.schema.relations:  # nothing to name: no model is loaded
+        kg.adopt_lexicon({})
+        return False
     lexicon = build_lexicon(kg.schema, load_llm(), load_embedder(), relation_examples(kg.store, kg.schema))
     kg.adopt_lexicon(lexicon)
+    log.info("relation lexicon: %d relations, %d with words, in %.1f s", len(lexicon),
+             sum(bool(w.words or w.reverse_words) for w in lexicon.values()), time.perf_counter() - started)
     return True
 
 

@@ -57,8 +57,8 @@ class KnowledgeGraph:
         schema = cached_schema(store, config.cache_dir, InductionConfig(timeout_s=max(60.0, config.query_timeout_s)))
         names_file = names_path(config.cache_dir, store.info.fingerprint)
         schema = rename_classes(schema, read_names(names_file))
-        lexicon_file = lexicon_path(config.cache_dir, store.info.fingerprint)
-        schema = with_lexicon(schema, read_lexicon(lexicon_file) or {})
+        lexicon_file = lexicon_path(config.cache_dir, store.info.fingerprint) if config.lexicon else None
+        schema = with_lexicon(schema, read_lexicon(lexicon_file) or {}) if lexicon_file else schema
         edits_file = edits_path(config.cache_dir, store.info.fingerprint)
         schema = _with_edits(schema, read_edits(edits_file))
         executor = Executor(
@@ -88,7 +88,8 @@ class KnowledgeGraph:
         return self.schema
 
     def has_lexicon(self) -> bool:
-        """Whether the relation lexicon was built for this KG (engine.bootstrap.lexicon builds it once)."""
+        """Whether the relation lexicon was built for this KG (engine.bootstrap.lexicon builds it once); a KG
+        opened without one (ScoutConfig.lexicon off) never gets one."""
         return self.lexicon_file is None or read_lexicon(self.lexicon_file) is not None
 
     def adopt_lexicon(self, lexicon: dict[str, RelationWords]) -> Schema:
