@@ -134,3 +134,27 @@ def test_the_lexicon_of_a_dev_kg(kg_file, config, llm, embedder) -> None:
         assert len(worded) >= len(lexicon) // 2, lexicon
     finally:
         kg.close()
+
+
+def test_the_lexicon_is_built_at_the_first_question_of_a_kg_without_a_corpus(tmp_path, config) -> None:
+    from engine.scout import Scout
+
+    path = tmp_path / "family.ttl"
+    path.write_text(FAMILY)
+    session = Scout(config).open(str(path))
+    assert not session.has_corpus and not session.kg.has_lexicon()
+    session.reasoner()
+    assert session.kg.has_lexicon() and read_lexicon(session.kg.lexicon_file) is not None
+
+
+def test_the_lexicon_is_built_before_a_bootstrap_explores(tmp_path, config, llm, embedder) -> None:
+    from engine.bootstrap import bootstrap
+
+    path = tmp_path / "family.ttl"
+    path.write_text(FAMILY)
+    kg = KnowledgeGraph.open(str(path), config)
+    try:
+        bootstrap(kg, tmp_path / "corpus", config.replace(budget=2), lambda: llm, load_embedder=lambda: embedder)
+        assert kg.has_lexicon() and set(read_lexicon(kg.lexicon_file)) == {"parent"}
+    finally:
+        kg.close()
