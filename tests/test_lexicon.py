@@ -75,6 +75,7 @@ def test_lexicon_words_spell_the_relation_each_way(small_kg) -> None:
 
 
 def test_the_lexicon_is_kept_with_the_kg_and_the_users_words_win(config, tmp_path) -> None:
+    config = config.replace(lexicon=True)
     path = tmp_path / "family.ttl"
     path.write_text(FAMILY)
     kg = KnowledgeGraph.open(str(path), config)
@@ -87,7 +88,7 @@ def test_the_lexicon_is_kept_with_the_kg_and_the_users_words_win(config, tmp_pat
     rel = again.schema.relation("parent")
     assert (rel.words, rel.reverse_words) == (("father",), ("kid", "son"))
     # --no-lexicon: the KG is read with its labels alone, and no lexicon is asked for
-    bare = KnowledgeGraph.open(str(path), config.replace(lexicon=False))
+    bare = KnowledgeGraph.open(str(path), config.replace(lexicon=False))  # the default (engine/config.py)
     assert bare.schema.relation("parent").words == () and bare.has_lexicon()
     bare.close()
     # a lexicon built again (say, with another model) leaves the user's words in place
@@ -109,14 +110,17 @@ def test_the_words_are_edited_in_the_schema_table(small_kg) -> None:
     assert render.schema_edits(kg.schema, render.class_rows(kg.schema), render.relation_rows(kg.schema)) == []
 
 
-def test_the_real_model_gives_words_and_they_are_stored(small_kg, llm, embedder) -> None:
-    kg = small_kg("family.ttl", FAMILY)
+def test_the_real_model_gives_words_and_they_are_stored(tmp_path, config, llm, embedder) -> None:
+    path = tmp_path / "family.ttl"
+    path.write_text(FAMILY)
+    kg = KnowledgeGraph.open(str(path), config.replace(lexicon=True))
     assert ensure_lexicon(kg, lambda: llm, lambda: embedder)
     stored = read_lexicon(kg.lexicon_file)
     assert set(stored) == {"parent"} and kg.schema.relation("parent").words == stored["parent"].words
     words = stored["parent"].words + stored["parent"].reverse_words
     assert words and all(w == w.lower() and w not in {"parent", "person"} for w in words)
     assert not ensure_lexicon(kg, lambda: pytest.fail("built twice"), lambda: embedder)
+    kg.close()
 
 
 @pytest.mark.parametrize("kg_file", ["worldcup/kb.tsv", "university/kb.ttl"])
@@ -141,7 +145,8 @@ def test_the_lexicon_is_built_at_the_first_question_of_a_kg_without_a_corpus(tmp
 
     path = tmp_path / "family.ttl"
     path.write_text(FAMILY)
-    session = Scout(config).open(str(path))
+    assert Scout(config).open(str(path)).kg.has_lexicon()  # off by default: none is asked for
+    session = Scout(config.replace(lexicon=True)).open(str(path))
     assert not session.has_corpus and not session.kg.has_lexicon()
     session.reasoner()
     assert session.kg.has_lexicon() and read_lexicon(session.kg.lexicon_file) is not None
@@ -150,6 +155,7 @@ def test_the_lexicon_is_built_at_the_first_question_of_a_kg_without_a_corpus(tmp
 def test_the_lexicon_is_built_before_a_bootstrap_explores(tmp_path, config, llm, embedder) -> None:
     from engine.bootstrap import bootstrap
 
+    config = config.replace(lexicon=True)
     path = tmp_path / "family.ttl"
     path.write_text(FAMILY)
     kg = KnowledgeGraph.open(str(path), config)
