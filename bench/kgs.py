@@ -441,7 +441,8 @@ def table_rows(summaries: Sequence[KGSummary]) -> list[tuple[str, ...]]:
         k = len(summaries)
         tune, check = sum(s.tune_f1 for s in summaries) / k, sum(s.check_f1 for s in summaries) / k
         rows.append(("macro average", f"{sum(s.n_tune for s in summaries)} / {sum(s.n_check for s in summaries)}",
-                     f"{tune:.1f}", f"{check:.1f}", f"{tune - check:+.1f}", f"{sum(s.hits1 for s in summaries) / k:.1f}",
+                     f"{tune:.1f}", f"{check:.1f}", f"{tune - check:+.1f}",
+                     f"{sum(s.hits1 for s in summaries) / k:.1f}",
                      "", *(str(sum(s.failures.get(kind, 0) for s in summaries)) for kind in FAILURE_KINDS)))
     return rows
 

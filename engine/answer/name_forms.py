@@ -2,9 +2,9 @@
 a keyword's name.
 
 The linker matches labels (`linker.py`); this module adds what people write instead. "spielberg" names Steven
-Spielberg, "Alice" Alice Novak, "US" names the United States, and a keyword in lower case that copies a name (MoviesKG's tag
-"harrison ford") is not what a question means where the name (the person Harrison Ford) is spelt the same. Each is read off the KG's own
-labels: their words, their capitals, their initials. No word list.
+Spielberg, "Alice" Alice Novak, "US" names the United States, and a keyword in lower case that copies a name
+(MoviesKG's tag "harrison ford") is not what a question means where the name (the person Harrison Ford) is
+spelt the same. Each is read off the KG's own labels: their words, their capitals, their initials. No word list.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class NameForms:
             if len(word) < shortest:
                 continue
             keys = [key for key in holding if _may_name(key.split(), at, word)]
-            if 2 * len(keys) < len(holding):  # a word that mostly ends (opens) names; not "north" ("North Bay", "X North")
+            if 2 * len(keys) < len(holding):  # it mostly ends (opens) names; not "north" ("North Bay", "X North")
                 continue
             for key in keys:
                 if len(key.split()) > 3 or key.split()[0] in self._stop:

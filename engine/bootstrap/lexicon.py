@@ -1,7 +1,7 @@
 """The words people use for a KG's relations, asked of the language model once per KG.
 
-People rarely say a relation's label: they ask for "Anna's dad", not her `parent`. For each relation the model is asked for the everyday nouns of both its
-ends, as seen from the other: the objects of `orbits` are a planet's "star" or "sun", its subjects a star's
+People rarely say a relation's label: they ask for "Anna's dad", not her `parent`. For each relation the
+model is asked for the everyday nouns of both its ends, as seen from the other: the objects of `orbits` are a planet's "star" or "sun", its subjects a star's
 "planets". The proposals are kept where the sentence embedder finds them near the relation (its label, its
 description, its classes), so that a small model's stray words do not name it.
 
