@@ -47,8 +47,8 @@ class ScoutConfig:
     # On the same 24 WorldCup programs the fast corpus steered the reasoner as well (F1 76.0 against 74.1).
     # The relation lexicon (engine.bootstrap.lexicon): everyday words for each relation's ends, once per KG. Off:
     # with the 0.5B model's words it changed no answer on worldcup, PathQuestion 2H/3H and 26 geography-demo rows,
-    # and took MetaQA (99 of 200 answered) from 92.0 to 83.0 tune and 85.2 to 80.0 check ("movie" for the films'
-    # end of directed_by, "actor" for its directors; BENCHMARKS.md, session 19).
+    # and took MetaQA (99 of 200 answered) from 92.0 to 83.0 tune and 85.2 to 80.0 check (words of one end given to
+    # the other, a class's own noun given as a relation's word; BENCHMARKS.md, session 19).
     lexicon: bool = field(default=False, metadata={"help": "ask the LLM for everyday words for each relation"})
     qgen_beams: int = field(default=3, metadata={"help": "beam candidates per question (the paper: 10)"})
     # Batches of 32 programs: 3,325 programs per hour for the full MoviesKG bootstrap (budget 96) against 2,986 at

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .schema import Schema, schema_file
+from .schema import Schema, clean_words, schema_file
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ def read_lexicon(path: Path) -> dict[str, RelationWords] | None:
         return None
     if not isinstance(data, dict):
         return None
-    return {name: RelationWords(_words(ends.get("words")), _words(ends.get("reverse_words")))
+    return {name: RelationWords(clean_words(ends.get("words")), clean_words(ends.get("reverse_words")))
             for name, ends in data.items() if isinstance(name, str) and isinstance(ends, dict)}
 
 
@@ -55,9 +55,3 @@ def with_lexicon(schema: Schema, lexicon: dict[str, RelationWords]) -> Schema:
 
     return Schema(schema.classes, tuple(map(worded, schema.relations)), schema.induced, schema.mirrors,
                   schema.shared_members)
-
-
-def _words(value) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        return ()
-    return tuple(dict.fromkeys(" ".join(w.lower().split()) for w in value if isinstance(w, str) and w.strip()))

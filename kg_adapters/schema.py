@@ -263,8 +263,10 @@ def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]
             description=" ".join(edit.description.split()) if edit.description is not None else item.description,
         )
         if isinstance(item, RelationInfo):
-            item = replace(item, words=_clean_words(edit.words, item.words),
-                           reverse_words=_clean_words(edit.reverse_words, item.reverse_words))
+            item = replace(item,
+                           words=item.words if edit.words is None else clean_words(edit.words),
+                           reverse_words=item.reverse_words if edit.reverse_words is None
+                           else clean_words(edit.reverse_words))
         return item
 
     return Schema(
@@ -273,11 +275,12 @@ def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]
     )
 
 
-def _clean_words(given: tuple[str, ...] | list[str] | None, old: tuple[str, ...]) -> tuple[str, ...]:
-    """A user's words for a relation: lower case, spaces folded, empties and repeats dropped."""
-    if given is None:
-        return old
-    return tuple(dict.fromkeys(w for w in (" ".join(str(x).lower().split()) for x in given) if w))
+def clean_words(given) -> tuple[str, ...]:
+    """Words for a relation (RelationInfo.words) as the schema holds them: strings only, lower case, spaces
+    folded, empties and repeats dropped. Whatever is not a list or tuple of them counts as none."""
+    if not isinstance(given, (list, tuple)):
+        return ()
+    return tuple(dict.fromkeys(w for w in (" ".join(x.lower().split()) for x in given if isinstance(x, str)) if w))
 
 
 def edits_path(cache_dir: str | Path, fingerprint: str) -> Path:

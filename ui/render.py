@@ -367,7 +367,9 @@ def schema_edits(schema, class_table: list[list], relation_table: list[list]) ->
 
 def word_list(cell: str) -> tuple[str, ...]:
     """A table cell of comma-separated words, as the schema holds them."""
-    return tuple(dict.fromkeys(w for w in (" ".join(part.lower().split()) for part in cell.split(",")) if w))
+    from kg_adapters.schema import clean_words
+
+    return clean_words(cell.split(","))
 
 
 def relation_rows(schema) -> list[list]:

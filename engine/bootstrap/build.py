@@ -78,7 +78,7 @@ LEGACY_PARAMETERS = {"qgen_context": -1}
 
 def prepare_schema(kg: KnowledgeGraph, corpus: Corpus, load_llm: Callable[[], QuestionModel],
                    load_embedder: Callable[[], object], report: Callable[[Progress], None],
-                   lexicon: bool = True) -> bool:
+                   lexicon: bool = False) -> bool:
     """Before exploring or answering, once per KG: nouns for the classes the data leaves unnamed
     (engine.bootstrap.namer), so that the corpus names them, then the words people use for each relation
     (engine.bootstrap.lexicon). Whether the schema changed."""

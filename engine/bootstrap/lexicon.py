@@ -10,8 +10,8 @@ it), where the linker, `engine.answer.named` and the search's stopping rule read
 label. The user sees and edits them in the app's schema table.
 
 Off by default (`ScoutConfig.lexicon`): the 0.5B model's words changed no answer on WorldCup or PathQuestion and
-cost MetaQA 5-9 points, mostly by giving one end's words to the other ("movie" for the films' end of
-`directed_by`, "actor" for its directors). The checks below are where to start.
+cost MetaQA 5-9 points, mostly by giving one end's words to the other end, or its class's own noun as a word
+of the relation (BENCHMARKS.md, session 19). The checks below are where to start.
 """
 
 from __future__ import annotations
@@ -23,8 +23,11 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 import numpy as np
+from engine.programs.to_sparql import iri
 
+from kg_adapters.base import RDFS_LABEL, KGError
 from kg_adapters.lexicon import RelationWords
+from kg_adapters.naming import local_name
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import RelationInfo, Schema
 
@@ -222,10 +225,6 @@ def ensure_lexicon(kg, load_llm: Callable[[], LexiconModel], load_embedder: Call
 def relation_examples(store, schema: Schema) -> dict[str, tuple[str, str]]:
     """{relation name: (a subject's label, an object's label)}: one triple each, to show the model what the
     relation links. Relations the store cannot show in time are asked without one."""
-    from engine.programs.to_sparql import iri
-    from kg_adapters.base import RDFS_LABEL, KGError
-    from kg_adapters.naming import local_name
-
     out = {}
     for rel in schema.relations:
         sparql = (f"SELECT ?s ?o ?sl ?ol WHERE {{ ?s {iri(rel.iri)} ?o . OPTIONAL {{ ?s {iri(RDFS_LABEL)} ?sl }} "
@@ -236,11 +235,11 @@ def relation_examples(store, schema: Schema) -> dict[str, tuple[str, str]]:
             continue
         if rows and rows[0][0] is not None and rows[0][1] is not None:
             s, o, sl, ol = rows[0]
-            out[rel.name] = (_shown(s, sl, local_name), _shown(o, ol, local_name))
+            out[rel.name] = (_shown(s, sl), _shown(o, ol))
     return out
 
 
-def _shown(term, label, local_name) -> str:
+def _shown(term, label) -> str:
     if label is not None:
         return label.value
     return term.value if term.is_literal else local_name(term.value).replace("_", " ")

@@ -185,8 +185,7 @@ class BeamGeneration:
                 input_ids=ids.to(self.device), attention_mask=mask.to(self.device), generation_config=gen
             )
             texts = self.tokenizer.batch_decode(out.sequences[:, T:].cpu(), skip_special_tokens=True)  # (B*beams)
-            scores = getattr(out, "sequences_scores", None)  # greedy search (num_beams=1) scores no sequence
-            logprobs = scores.tolist() if scores is not None else [0.0] * len(texts)
+            logprobs = out.sequences_scores.tolist()
         return [
             self._beams(texts[b * num_beams : (b + 1) * num_beams], logprobs[b * num_beams : (b + 1) * num_beams], stop_at_newline)
             for b in range(len(prompts))
