@@ -12,6 +12,7 @@ import re
 from lemminflect import getAllLemmas
 
 from .mentions import Mention
+from .words import word_forms
 
 _COUNT_WORDS = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
 # "spoken in the highest number of countries", "(by number of countries)": the count ranks, it is not asked for
@@ -87,6 +88,34 @@ def is_superlative(word: str) -> bool:
     if len(word) > 4 and word.endswith("most"):
         return bool(lemmas)  # southernmost, uppermost; not the adverb "almost"
     return len(word) > 3 and word.endswith("est") and any(lemma != word for lemma in lemmas)
+
+
+def superlative_phrases(labels: list[str]) -> tuple[tuple[frozenset[str], ...], ...]:
+    """The relation readings that hold a superlative ("highest point", "largest city"), each as its words' forms.
+
+    Such a reading names a relation, not a ranking: "the highest point of X" walks `highest_point`, and a
+    question asks for a ranking only with a superlative that no relation spells (`without_named_superlatives`)."""
+    phrases = []
+    for label in dict.fromkeys(labels):
+        tokens = re.findall(r"[a-z]+", label.lower())
+        if len(tokens) > 1 and any(map(is_superlative, tokens)):
+            phrases.append(tuple(frozenset(word_forms(t)) if not is_superlative(t) else frozenset({t}) for t in tokens))
+    return tuple(phrases)
+
+
+def without_named_superlatives(text: str, phrases: tuple[tuple[frozenset[str], ...], ...]) -> str:
+    """The text with each superlative blanked where it stands in a relation's reading, word by word ("the highest
+    point of X", "its largest cities"); same length, so offsets still hold."""
+    tokens = list(re.finditer(r"[a-z]+", text.lower()))
+    blank = []
+    for phrase in phrases:
+        for i in range(len(tokens) - len(phrase) + 1):
+            window = tokens[i : i + len(phrase)]
+            if all(t.group() in forms for t, forms in zip(window, phrase)):
+                blank += [t.span() for t in window if is_superlative(t.group())]
+    for start, end in blank:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def superlative_offsets(text: str, mentions: tuple[Mention, ...]) -> tuple[int, ...]:

@@ -30,7 +30,17 @@ from engine.programs.validate import QUANTITY_KINDS
 from kg_adapters.readable import is_agent_noun, object_noun
 from kg_adapters.schema import Schema
 
-from .degree import THAN_ANY, asks_count, comparatives, is_superlative, ranks_another, rankings, superlative_offsets
+from .degree import (
+    THAN_ANY,
+    asks_count,
+    comparatives,
+    is_superlative,
+    ranks_another,
+    rankings,
+    superlative_offsets,
+    superlative_phrases,
+    without_named_superlatives,
+)
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
@@ -124,6 +134,8 @@ class QuestionReader:
         self._co_verb = _co_verbs(schema)
         self._what_value = _what_value(schema)
         self._named = NamedRelations(schema)
+        self._named_superlatives = superlative_phrases(
+            [text for r in schema.relations for text in (r.label, r.reverse_label, object_noun(r.name))])
 
     def read(self, text: str) -> Question:
         text = numbers_as_digits(text)
@@ -134,7 +146,10 @@ class QuestionReader:
         choice = offered_choice(text, linking, runs)
         negation = bool(_NEGATION.search(anonymised))
         asked_types = self._asked_types(text, linking)
-        superlative = any(map(is_superlative, re.findall(r"[a-z]+", anonymised.lower())))
+        # a superlative a relation's reading spells ("the highest point of X") names that relation: no ranking
+        graded = without_named_superlatives(anonymised, self._named_superlatives)
+        graded_text = without_named_superlatives(text, self._named_superlatives)
+        superlative = any(map(is_superlative, re.findall(r"[a-z]+", graded.lower())))
         superlative = superlative or bool(THAN_ANY.search(anonymised)) or len(choice) > 1
         classes = tuple(c for c in linking.classes if self.schema.class_(c) is not None)
         if not anchors and superlative:
@@ -160,10 +175,10 @@ class QuestionReader:
             choice=choice,
             listed=runs[0] if runs else (),
             comparatives=comparatives(anonymised),
-            rankings=rankings(anonymised),
+            rankings=rankings(graded),
             asked_types=asked_types,
-            ranks_another=ranks_another(text, linking.mentions, asked_types),
-            superlative_at=superlative_offsets(text, linking.mentions),
+            ranks_another=ranks_another(graded_text, linking.mentions, asked_types),
+            superlative_at=superlative_offsets(graded_text, linking.mentions),
             words={a.node: a.word for a in anchors},
             named_relations=self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"]),
             class_words=_class_words(linking),
@@ -193,8 +208,11 @@ class QuestionReader:
             asked |= self._place_classes
         if _HOW_MUCH.search(text):
             asked |= {c.name for c in self.schema.classes if c.kind in QUANTITY_KINDS}
-        for match in self._what_value[0].finditer(text):  # "what is the population of ...": its values
-            asked |= self._what_value[1].get(match.group("noun").lower(), set())
+        pattern, nouns = self._what_value
+        for match in pattern.finditer(_without_possessors(text, linking)):  # "what is the population of ...": its values
+            noun = nouns.get(match.group("noun").lower(), ((), False))
+            if match.group("wh") or noun[1]:  # an opening noun only of values: "the actor in X ... which movies"
+                asked |= set(noun[0])
         if _WHO_WORD.search(text) or self._which_person.search(text):
             asked |= self._person_classes
         return frozenset(asked)
@@ -327,22 +345,41 @@ def _names(mention: Mention) -> bool:
     return any(c.kind in ("entity", "literal") for c in mention.candidates)
 
 
-def _what_value(schema: Schema) -> tuple[re.Pattern, dict[str, set[str]]]:
-    """ "what is the <value noun>": the nouns of relations to literals (population, release year, area),
-    with the literal classes each asks for. Without it, "what is the population of Canada" got Canada's
-    cities: a set of entities scored above the one number asked for."""
+def _what_value(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozenset[str], bool]]]:
+    """ "what is the <noun>", "which <noun>": the nouns of relations (population, release year, highest point),
+    each with the classes of their objects, which the question asks for, and whether they are values. Without it,
+    "what is the population of Canada" got Canada's cities: a set of entities scored above the one number asked
+    for; and "what is the highest point of X" got the elevation of X's highest point, a reading the 0.5B scorer
+    liked better than the point itself. A question that opens with the noun asks for it too where it is a value
+    ("population of the capital of nigeria?"), not an entity: "the actor in X also appears in which movies"."""
     asks: dict[str, set[str]] = {}
+    values: set[str] = set()
     for rel in schema.relations:
-        if schema.literal_kind(rel) == "entity":
-            continue
+        value = schema.literal_kind(rel) != "entity"
+        if not value and not (rel.range and all(schema.class_(c) for c in rel.range)):
+            continue  # entities of no known class
         for noun in {object_noun(rel.name), rel.label.lower()}:
             for form in word_forms(noun) if " " not in noun else {noun}:
                 asks.setdefault(form, set()).update(rel.range)
+                if value:
+                    values.add(form)
     alternatives = "|".join(sorted(map(re.escape, asks), key=len, reverse=True)) or "(?!)"
-    # or a question that opens with the noun: "population of the capital of nigeria?"
-    pattern = re.compile(rf"(\b(what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?(?P<noun>{alternatives})\b",
+    pattern = re.compile(rf"(\b(?P<wh>what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?(?P<noun>{alternatives})\b(?!\s*['’]s?\s)",
                          re.IGNORECASE)
-    return pattern, asks
+    return pattern, {form: (frozenset(classes), form in values) for form, classes in asks.items()}
+
+
+def _without_possessors(text: str, linking: Linking) -> str:
+    """The text less each name that owns what follows it ("what is Bresk's largest town" -> "what is largest
+    town"), so that the noun after the wh-phrase is read as the one asked for."""
+    for mention in sorted(linking.mentions, key=lambda m: m.start, reverse=True):
+        owner = _POSSESSOR.match(text, mention.end)
+        if mention.kind == "entity" and owner and (owner.group(1) or _POSSESSED.search(mention.text)):
+            text = text[: mention.start] + text[owner.end() :]
+    return text
+
+
+_POSSESSOR = re.compile(r"(\s*['’]s?)?\s+")
 
 
 def _co_verbs(schema: Schema) -> re.Pattern:

@@ -1,0 +1,110 @@
+"""Issue 27, section 2: mechanisms that carry to KGs nobody tuned on, each on a small made-up KG shaped like the
+ones users bring (typed Turtle with labels), read with the real linker and embedder and answered with the real
+0.5B model and no corpus (a KG's first question).
+
+The KG is TEST DATA, invented here: three regions, their points and towns.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.answer.linker import LabelIndex
+from engine.answer.question import QuestionReader
+from engine.answer.reasoner import Reasoner
+from engine.lm.embedder import Embedder
+from engine.lm.llm import LLM
+from engine.programs.kg import KnowledgeGraph
+
+REGIONS_TTL = """\
+@prefix r: <http://example.org/regions/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+r:Region a rdfs:Class ; rdfs:label "region" .
+r:Town a rdfs:Class ; rdfs:label "town" .
+r:Peak a rdfs:Class ; rdfs:label "peak" .
+r:highest_point rdfs:label "highest point" ; rdfs:domain r:Region ; rdfs:range r:Peak .
+r:largest_town rdfs:label "largest town" ; rdfs:domain r:Region ; rdfs:range r:Town .
+r:in_region rdfs:label "in region" ; rdfs:domain r:Town ; rdfs:range r:Region .
+r:elevation rdfs:label "elevation" ; rdfs:domain r:Peak .
+r:population rdfs:label "population" ; rdfs:domain r:Town .
+r:area rdfs:label "area" ; rdfs:domain r:Region .
+r:arden a r:Region ; rdfs:label "Arden" ; r:area 5200 ; r:highest_point r:mont_gris ; r:largest_town r:velmar .
+r:bresk a r:Region ; rdfs:label "Bresk" ; r:area 8100 ; r:highest_point r:tor_alda ; r:largest_town r:quill .
+r:corlan a r:Region ; rdfs:label "Corlan" ; r:area 3900 ; r:highest_point r:pic_sable ; r:largest_town r:ostra .
+r:mont_gris a r:Peak ; rdfs:label "Mont Gris" ; r:elevation 2410 .
+r:tor_alda a r:Peak ; rdfs:label "Tor Alda" ; r:elevation 1785 .
+r:pic_sable a r:Peak ; rdfs:label "Pic Sable" ; r:elevation 3020 .
+r:velmar a r:Town ; rdfs:label "Velmar" ; r:in_region r:arden ; r:population 81000 .
+r:lisse a r:Town ; rdfs:label "Lisse" ; r:in_region r:arden ; r:population 12000 .
+r:quill a r:Town ; rdfs:label "Quill" ; r:in_region r:bresk ; r:population 64000 .
+r:hollin a r:Town ; rdfs:label "Hollin" ; r:in_region r:bresk ; r:population 9000 .
+r:ostra a r:Town ; rdfs:label "Ostra" ; r:in_region r:corlan ; r:population 23000 .
+"""
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory):
+    from engine.config import ScoutConfig
+
+    cache = tmp_path_factory.mktemp("regions")
+    path = cache / "regions.ttl"
+    path.write_text(REGIONS_TTL)
+    config = ScoutConfig(cache_dir=str(cache / "cache"))
+    kg = KnowledgeGraph.open(str(path), config)
+    embedder = Embedder.load()
+    index = LabelIndex.build(kg.store, kg.schema, cache, embedder)
+    yield kg, index, embedder, config
+    kg.close()
+
+
+@pytest.fixture(scope="module")
+def reader(regions) -> QuestionReader:
+    kg, index, _, _ = regions
+    return QuestionReader(kg.schema, index)
+
+
+@pytest.fixture(scope="module")
+def reasoner(regions):
+    kg, index, embedder, config = regions
+    r = Reasoner(kg, [], LLM.load("qwen2.5-coder-0.5b"), embedder, index, config)
+    yield r
+    r.close()
+
+
+# ------------------------------------------------------------------ 2. a superlative a relation spells
+@pytest.mark.parametrize("question, ranks", [
+    ("what is the highest point of Arden?", False),  # the relation `highest point`
+    ("what is Bresk's largest town?", False),  # the relation `largest town`
+    ("which region has the largest area?", True),  # no relation spells "largest area": a ranking
+    ("which peak is the highest?", True),  # "highest" alone
+    ("which town in Bresk has the largest population?", True),
+])
+def test_a_superlative_inside_a_relation_name_asks_for_no_ranking(reader: QuestionReader, question: str,
+                                                                    ranks: bool) -> None:
+    assert reader.read(question).asks_superlative is ranks
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("what is the highest point of Arden?", {"Peak"}),  # the objects of the relation the noun names
+    ("what is Bresk's largest town?", {"Town"}),  # after a possessor
+    ("what is the area of Corlan?", {"integer"}),  # a value, as before
+    ("which towns are in Bresk?", {"Town"}),
+])
+def test_what_is_the_noun_of_a_relation_asks_for_its_objects(reader: QuestionReader, question: str,
+                                                             asked: set[str]) -> None:
+    assert reader.read(question).asked_types == asked
+
+
+@pytest.mark.parametrize("question, answer", [
+    # before: "highest" asked for a ranking, and (ARGMAX (JOIN in_region "Arden") population), Velmar, won
+    ("what is the highest point of Arden?", "Mont Gris"),
+    # before: the ranking again, Quill by chance; with no ranking asked, the town's population won
+    ("what is Bresk's largest town?", "Quill"),
+    # 2.4, a value of the thing a relation reaches (this worked before too)
+    ("how high is the highest point of Corlan?", "3020"),
+])
+def test_a_relation_named_with_a_superlative_is_walked(reasoner: Reasoner, question: str, answer: str) -> None:
+    result = reasoner.answer(question)
+    assert [a.label for a in result.answers] == [answer], result.program
+    assert "ARG" not in result.program
