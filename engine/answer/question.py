@@ -7,7 +7,8 @@ The search starts from the anchors (the entities and literals the linker found, 
   date, "who" -> a person): finalists that answer with one rank first, because a 0.5B scorer likes a
   program that stops one hop short;
 - `asks_superlative`: "the largest", "the most": finalists that rank (ARGMAX/ARGMIN) come first, as for
-  the asked class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries;
+  the asked class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries.
+  A superlative that a relation's reading spells ("the highest point of X": `highest_point`) asks for none;
 - `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading
   asked for, not a step back (see `rank.repeats`).
 - the operator cues of issue 13, each gating the candidates of one operator and, in `rank.fits_asked`,
@@ -44,6 +45,8 @@ from .degree import (
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
+from .nouns import POSSESSED as _POSSESSED
+from .nouns import relation_nouns, without_possessors
 from .words import ARTICLES, PERSON_WORDS, STOP, numbers_as_digits, word_forms
 
 ENTITIES_PER_MENTION = 2
@@ -62,7 +65,6 @@ _WHO_WORD = re.compile(r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$", re.IGNORECASE)
 # director as X"): then a program ending where it started is the reading asked for, not a step back. "co" may
 # also be glued to a verb of the schema ("cowrote", "costarred": `_co_verbs`).
 _SAME = re.compile(r"\b(co-\w+|together|same|shares?|shared|sharing|also|other)\b", re.IGNORECASE)
-_POSSESSED = re.compile(r"['’]s?\s*$")  # "Brazil's currency", "the Beatles' album"
 _WHERE = re.compile(r"^\s*where\b|\bwhere\s*\??\s*$", re.IGNORECASE)
 # A relation that says where its subject is: a form of "be" and a place preposition ("is in country", "is
 # located in"), or "located", "situated", "lies". Its objects are what "where" asks for.
@@ -132,7 +134,7 @@ class QuestionReader:
         self._person_classes = frozenset(c.name for c in schema.classes if not c.is_literal and _names_people(c.label))
         self._which_person = _which(PERSON_WORDS | self._role_nouns())
         self._co_verb = _co_verbs(schema)
-        self._what_value = _what_value(schema)
+        self._what_value = relation_nouns(schema)
         self._named = NamedRelations(schema)
         self._named_superlatives = superlative_phrases(
             [text for r in schema.relations for text in (r.label, r.reverse_label, object_noun(r.name))])
@@ -209,7 +211,7 @@ class QuestionReader:
         if _HOW_MUCH.search(text):
             asked |= {c.name for c in self.schema.classes if c.kind in QUANTITY_KINDS}
         pattern, nouns = self._what_value
-        for match in pattern.finditer(_without_possessors(text, linking)):  # "what is the population of ...": its values
+        for match in pattern.finditer(without_possessors(text, linking)):  # "what is the population of ...": its values
             noun = nouns.get(match.group("noun").lower(), ((), False))
             if match.group("wh") or noun[1]:  # an opening noun only of values: "the actor in X ... which movies"
                 asked |= set(noun[0])
@@ -343,43 +345,6 @@ _AUXILIARY = re.compile(r"\W*(\b(is|are|was|were|do|does|did|has|have|had|ca|wo|
 def _names(mention: Mention) -> bool:
     """Whether a mention may name an entity or a value, not only a class."""
     return any(c.kind in ("entity", "literal") for c in mention.candidates)
-
-
-def _what_value(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozenset[str], bool]]]:
-    """ "what is the <noun>", "which <noun>": the nouns of relations (population, release year, highest point),
-    each with the classes of their objects, which the question asks for, and whether they are values. Without it,
-    "what is the population of Canada" got Canada's cities: a set of entities scored above the one number asked
-    for; and "what is the highest point of X" got the elevation of X's highest point, a reading the 0.5B scorer
-    liked better than the point itself. A question that opens with the noun asks for it too where it is a value
-    ("population of the capital of nigeria?"), not an entity: "the actor in X also appears in which movies"."""
-    asks: dict[str, set[str]] = {}
-    values: set[str] = set()
-    for rel in schema.relations:
-        value = schema.literal_kind(rel) != "entity"
-        if not value and not (rel.range and all(schema.class_(c) for c in rel.range)):
-            continue  # entities of no known class
-        for noun in {object_noun(rel.name), rel.label.lower()}:
-            for form in word_forms(noun) if " " not in noun else {noun}:
-                asks.setdefault(form, set()).update(rel.range)
-                if value:
-                    values.add(form)
-    alternatives = "|".join(sorted(map(re.escape, asks), key=len, reverse=True)) or "(?!)"
-    pattern = re.compile(rf"(\b(?P<wh>what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?(?P<noun>{alternatives})\b(?!\s*['’]s?\s)",
-                         re.IGNORECASE)
-    return pattern, {form: (frozenset(classes), form in values) for form, classes in asks.items()}
-
-
-def _without_possessors(text: str, linking: Linking) -> str:
-    """The text less each name that owns what follows it ("what is Bresk's largest town" -> "what is largest
-    town"), so that the noun after the wh-phrase is read as the one asked for."""
-    for mention in sorted(linking.mentions, key=lambda m: m.start, reverse=True):
-        owner = _POSSESSOR.match(text, mention.end)
-        if mention.kind == "entity" and owner and (owner.group(1) or _POSSESSED.search(mention.text)):
-            text = text[: mention.start] + text[owner.end() :]
-    return text
-
-
-_POSSESSOR = re.compile(r"(\s*['’]s?)?\s+")
 
 
 def _co_verbs(schema: Schema) -> re.Pattern:
