@@ -91,9 +91,9 @@ def is_superlative(word: str) -> bool:
 
 
 def superlative_phrases(labels: list[str]) -> tuple[tuple[frozenset[str], ...], ...]:
-    """The relation readings that hold a superlative ("highest point", "largest city"), each as its words' forms.
+    """The relation readings that hold a superlative (a relation `<superlative>_<noun>`), each as its words' forms.
 
-    Such a reading names a relation, not a ranking: "the highest point of X" walks `highest_point`, and a
+    Such a reading names a relation, not a ranking: "the <superlative> <noun> of X" walks that relation, and a
     question asks for a ranking only with a superlative that no relation spells (`without_named_superlatives`)."""
     phrases = []
     for label in dict.fromkeys(labels):
@@ -104,8 +104,8 @@ def superlative_phrases(labels: list[str]) -> tuple[tuple[frozenset[str], ...], 
 
 
 def without_named_superlatives(text: str, phrases: tuple[tuple[frozenset[str], ...], ...]) -> str:
-    """The text with each superlative blanked where it stands in a relation's reading, word by word ("the highest
-    point of X", "its largest cities"); same length, so offsets still hold."""
+    """The text with each superlative blanked where it stands in a relation's reading, word by word ("the <superlative>
+    <noun> of X", "its <superlative> <nouns>"); same length, so offsets still hold."""
     tokens = list(re.finditer(r"[a-z]+", text.lower()))
     blank = []
     for phrase in phrases:

@@ -3,7 +3,7 @@ a keyword's name.
 
 The linker matches labels (`linker.py`); this module adds what people write instead. "spielberg" names Steven
 Spielberg, "Alice" Alice Novak, "US" names the United States, and a keyword in lower case that copies a name
-(MoviesKG's tag "harrison ford") is not what a question means where the name (the person Harrison Ford) is
+(a tag "<first> <last>" beside the person <First> <Last>) is not what a question means where the name is
 spelt the same. Each is read off the KG's own labels: their words, their capitals, their initials. No word list.
 """
 

@@ -9,7 +9,7 @@ A relation is named by the question's words that spell a content word of one of 
 label, object noun, and its lexicon's words: engine.bootstrap.lexicon), in any inflection (`words.word_forms`:
 directed -> director, directs). A program counts the question words its relations spell together: a verb's words
 however the relation is walked, a noun's only where the program walks toward the relation's objects ("the
-country of X", not "the cities whose country is X"; a lexicon's word for the subjects only toward them: "the kid
+<noun> of X", not "the things whose <noun> is X"; a lexicon's word for the subjects only toward them: "the kid
 of X" walks `parent` back), and never the words that name the program's own answer class. Entity names are left
 out first, so a title never names a relation. Morphology and the KG's own lexicon only: no other synonyms (the
 embedder's similarity already weighs those) and no word list of any domain.

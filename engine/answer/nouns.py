@@ -1,5 +1,5 @@
-"""The nouns of a KG's relations that a question asks for: "what is the population of X" asks for a number,
-"which capital ..." for a city, "what is X's largest town" for a town.
+"""The nouns of a KG's relations that a question asks for: "what is the <noun> of X", "which <noun> ...", "what is
+X's <noun>" ask for the objects of the relation the noun names (a number where they are values).
 
 `question.py` adds the classes these nouns ask for to the question's asked classes; the ranker puts the readings
 that answer with them first (`asked.fits_asked`).
@@ -15,16 +15,17 @@ from kg_adapters.schema import Schema
 from .linker import Linking
 from .words import word_forms
 
-POSSESSED = re.compile(r"['’]s?\s*$")  # "Brazil's currency", "the Beatles' album"
+POSSESSED = re.compile(r"['’]s?\s*$")  # "X's <noun>", "Xs' <noun>"
 
 
 def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozenset[str], bool]]]:
-    """ "what is the <noun>", "which <noun>": the nouns of relations (population, release year, highest point),
-    each with the classes of their objects, which the question asks for, and whether they are values. Without it,
-    "what is the population of Canada" got Canada's cities: a set of entities scored above the one number asked
-    for; and "what is the highest point of X" got the elevation of X's highest point, a reading the 0.5B scorer
-    liked better than the point itself. A question that opens with the noun asks for it too where it is a value
-    ("population of the capital of nigeria?"), not an entity: "the actor in X also appears in which movies"."""
+    """ "what is the <noun>", "which <noun>": the nouns of relations (object nouns and labels), each with the
+    classes of their objects, which the question asks for, and whether they are values. Without it, "what is the
+    <numeric noun> of X" got a set of entities related to X, scored above the one number asked for; and "what is
+    the <noun> of X", where the relation leads to entities with a numeric attribute, got that attribute, a reading
+    the 0.5B scorer liked better than the entity itself (tests/test_mechanisms.py). A question that opens with the
+    noun asks for it too where it is a value ("<numeric noun> of ...?"), not an entity: in "the <noun> in X also
+    appears in which <class>" the wh-word asks."""
     asks: dict[str, set[str]] = {}
     values: set[str] = set()
     for rel in schema.relations:
@@ -43,8 +44,8 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
 
 
 def without_possessors(text: str, linking: Linking) -> str:
-    """The text less each name that owns what follows it ("what is Bresk's largest town" -> "what is largest
-    town"), so that the noun after the wh-phrase is read as the one asked for."""
+    """The text less each name that owns what follows it ("what is X's <noun>" -> "what is <noun>"), so that the
+    noun after the wh-phrase is read as the one asked for."""
     for mention in sorted(linking.mentions, key=lambda m: m.start, reverse=True):
         owner = _POSSESSOR.match(text, mention.end)
         if mention.kind == "entity" and owner and (owner.group(1) or POSSESSED.search(mention.text)):

@@ -7,8 +7,8 @@ The search starts from the anchors (the entities and literals the linker found, 
   date, "who" -> a person): finalists that answer with one rank first, because a 0.5B scorer likes a
   program that stops one hop short;
 - `asks_superlative`: "the largest", "the most": finalists that rank (ARGMAX/ARGMIN) come first, as for
-  the asked class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries.
-  A superlative that a relation's reading spells ("the highest point of X": `highest_point`) asks for none;
+  the asked class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries;
+  a superlative that a relation's reading spells ("the <superlative> <noun> of X") asks for none;
 - `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading
   asked for, not a step back (see `rank.repeats`).
 - the operator cues of issue 13, each gating the candidates of one operator and, in `rank.fits_asked`,
@@ -148,7 +148,7 @@ class QuestionReader:
         choice = offered_choice(text, linking, runs)
         negation = bool(_NEGATION.search(anonymised))
         asked_types = self._asked_types(text, linking)
-        # a superlative a relation's reading spells ("the highest point of X") names that relation: no ranking
+        # a superlative a relation's reading spells ("the <superlative> <noun> of X") names that relation: no ranking
         graded = without_named_superlatives(anonymised, self._named_superlatives)
         graded_text = without_named_superlatives(text, self._named_superlatives)
         superlative = any(map(is_superlative, re.findall(r"[a-z]+", graded.lower())))
@@ -211,9 +211,9 @@ class QuestionReader:
         if _HOW_MUCH.search(text):
             asked |= {c.name for c in self.schema.classes if c.kind in QUANTITY_KINDS}
         pattern, nouns = self._what_value
-        for match in pattern.finditer(without_possessors(text, linking)):  # "what is the population of ...": its values
+        for match in pattern.finditer(without_possessors(text, linking)):  # "what is the <noun> of ...": its objects
             noun = nouns.get(match.group("noun").lower(), ((), False))
-            if match.group("wh") or noun[1]:  # an opening noun only of values: "the actor in X ... which movies"
+            if match.group("wh") or noun[1]:  # an opening noun only of values (`relation_nouns`)
                 asked |= set(noun[0])
         if _WHO_WORD.search(text) or self._which_person.search(text):
             asked |= self._person_classes
