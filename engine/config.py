@@ -45,11 +45,11 @@ class ScoutConfig:
     # "Bootstrap throughput (metaqa, budget 48)"). The round trip held (68.8% same answers both); by eye 30 of
     # 40 questions read right against 38 (bench/qgen_sample.md): two-relation programs written in one pass drop a step.
     # On the same 24 WorldCup programs the fast corpus steered the reasoner as well (F1 76.0 against 74.1).
-    # The relation lexicon (engine.bootstrap.lexicon): everyday words for each relation's ends, once per KG. Off:
-    # with the 0.5B model's words it changed no answer on worldcup, PathQuestion 2H/3H and 26 geography-demo rows,
-    # and took MetaQA (99 of 200 answered) from 92.0 to 83.0 tune and 85.2 to 80.0 check (words of one end given to
-    # the other, a class's own noun given as a relation's word; BENCHMARKS.md, session 19).
-    lexicon: bool = field(default=False, metadata={"help": "ask the LLM for everyday words for each relation"})
+    # The relation lexicon (engine.bootstrap.lexicon): everyday words for each relation's ends, once per KG. On
+    # since its words must have one owner (`lexicon.distinct`): the 347 sampled dev questions that hold one of its
+    # words kept their F1 on every KG (BENCHMARKS.md, session 21). Unfiltered, it had taken MetaQA (99 of 200
+    # answered) from 92.0 to 83.0 tune and 85.2 to 80.0 check (session 19).
+    lexicon: bool = field(default=True, metadata={"help": "ask the LLM for everyday words for each relation"})
     qgen_beams: int = field(default=3, metadata={"help": "beam candidates per question (the paper: 10)"})
     # Batches of 32 programs: 3,325 programs per hour for the full MoviesKG bootstrap (budget 96) against 2,986 at
     # 16 and 2,347 at 8 (budget 48), 3,049 on WorldCup (budget 96), on 2 cores with native bf16 (BENCHMARKS.md,

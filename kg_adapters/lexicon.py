@@ -20,8 +20,13 @@ class RelationWords:
     reverse_words: tuple[str, ...] = ()  # for the subjects, seen from an object
 
 
+# Bumped when the builder keeps other words, so that a lexicon built by an older rule is built again (2: only
+# words with one owner, engine.bootstrap.lexicon.distinct).
+LEXICON_VERSION = 2
+
+
 def lexicon_path(cache_dir: str | Path, fingerprint: str) -> Path:
-    return schema_file(cache_dir, fingerprint, "lexicon")
+    return schema_file(cache_dir, fingerprint, f"lexicon-v{LEXICON_VERSION}")
 
 
 def read_lexicon(path: Path) -> dict[str, RelationWords] | None:

@@ -93,3 +93,14 @@ def test_a_class_named_like_a_relation_hides_neither(small_kg) -> None:
     answers = kg.executor.execute(parse('(JOIN continent "Europe")')).answers
     assert sorted(a.label for a in answers) == ["France", "Spain"]
     assert [a.label for a in kg.executor.execute(parse("(COUNT continent)")).answers] == ["2"]
+
+
+@pytest.mark.parametrize("noun, person", [
+    ("employee", True), ("student", True), ("Spouse", True), ("football player", True), ("member", True),
+    # the first sense only: a company is an institution before a troupe, a computer a machine before a reckoner
+    ("company", False), ("computer", False), ("band", False), ("department", False), ("", False),
+])
+def test_wordnet_says_which_nouns_name_a_kind_of_person(noun: str, person: bool) -> None:
+    from kg_adapters.person_nouns import names_a_person
+
+    assert names_a_person(noun) is person

@@ -22,7 +22,7 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     """Whether the candidate answers with what the question asks for: a count; else the asked class and a
     ranking, each where the question asks for one (False where it asks for neither)."""
     if isinstance(cand.program, Count):
-        return question.asks_count and counts_named(question)
+        return question.asks_count and counts_named(question) and counts_the_named_class(question, cand)
     if question.asks_count and one_amount(cand):
         return True
     nodes = {type(node) for node in walk(cand.program)}
@@ -51,6 +51,17 @@ def counts_named(question: Question) -> bool:
     named = {w for words in question.class_words.values() for w in words}
     named |= {w for spelling in question.named_relations.values() for w in spelling.words}
     return bool(set(words_of(match.group(1))) & named)
+
+
+def counts_the_named_class(question: Question, cand: ProgramCandidate) -> bool:
+    """Whether a COUNT counts the class "how many" names, where it names one: "how many people are in the X
+    department" counts the department's people, not the cities it is based in."""
+    match = _HOW_MANY.search(question.text)
+    if match is None or cand.counted is None:
+        return True
+    span = set(words_of(match.group(1)))
+    named = {name for name, words in question.class_words.items() if span & words}
+    return not named or bool(named & cand.counted)
 
 
 def one_amount(cand: ProgramCandidate) -> bool:

@@ -311,7 +311,10 @@ def _count(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
     Canada" is Canada's population, not (COUNT (JOIN (R population) "Canada")) = 1)."""
     one_value = cand.size == 1 and cand.types and all(_is_literal_class(en.schema, t) for t in cand.types)
     if q.asks_count and not one_value:
-        yield en.typed(Count(cand.program), cand.anchors)
+        count = en.typed(Count(cand.program), cand.anchors)
+        if count is not None:
+            count.counted = cand.types
+        yield count
 
 
 def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:

@@ -33,6 +33,8 @@ _UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|young
 _DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first)\b", re.IGNORECASE)
 # Superlatives of quantity: before a noun they count it ("the most countries"), not rank it
 QUANTITY_SUPERLATIVES = ("most", "least", "fewest")
+# The ordinals that rank like superlatives, on dates as `_UP_MOST` says: "who was hired first", "X's last film"
+ORDINAL_SUPERLATIVES = ("first", "last")
 # Compass words of degree: coordinates grow northward and eastward (latitude, longitude, a map's y and x), so
 # "further north", "north of X" and "the northernmost" go up, south and west down. Only their comparative and
 # superlative forms count: "North America" or a "western" says nothing of degree. They decide before the
@@ -81,8 +83,8 @@ def _compass(pattern: re.Pattern, text: str) -> tuple[bool, bool] | None:
 
 def is_superlative(word: str) -> bool:
     """ "largest", "earliest", "best", "southernmost", "most": an adjective's -est or -most form (by lemma, so
-    "forest", "honest" and "almost" are not), or the words that make one."""
-    if word in QUANTITY_SUPERLATIVES:
+    "forest", "honest" and "almost" are not), the words that make one, or "first" and "last"."""
+    if word in QUANTITY_SUPERLATIVES or word in ORDINAL_SUPERLATIVES:
         return True
     lemmas = getAllLemmas(word).get("ADJ", ())
     if len(word) > 4 and word.endswith("most"):

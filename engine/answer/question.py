@@ -28,6 +28,7 @@ from lemminflect import getLemma
 
 from engine.programs.sexpr import Entity, Literal, Node
 from engine.programs.validate import QUANTITY_KINDS
+from kg_adapters.person_nouns import names_a_person
 from kg_adapters.readable import is_agent_noun, object_noun
 from kg_adapters.schema import Schema
 
@@ -230,15 +231,16 @@ class QuestionReader:
 
 
 def _names_people(label: str) -> bool:
-    """A class label that names people: a word for a person ("person", "people"), or an agent noun, a verb
-    plus -er/-or ("actor", "director", "player"). Morphology, not a word list: it also takes "computer" or
-    "folder", which only matters for who-questions."""
+    """A class label that names people: a word for a person ("person", "people"), an agent noun, a verb
+    plus -er/-or ("actor", "director", "player"; morphology, so also "computer", which only matters for
+    who-questions), or a noun WordNet puts under person ("employee", "student": kg_adapters.person_nouns)."""
     words = re.findall(r"[a-z]+", label.lower())
     if not words:
         return False
     if PERSON_WORDS & set(words):
         return True
-    return is_agent_noun((getLemma(words[-1], upos="NOUN") or (words[-1],))[0])
+    head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
+    return is_agent_noun(head) or names_a_person(" ".join([*words[:-1], head])) or names_a_person(head)
 
 
 def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:

@@ -57,8 +57,10 @@ log = logging.getLogger(__name__)
 # labels in the singular; 28: a relation the question writes twice is asked to be walked twice; 29: NAMES_WEIGHT 0.5;
 # 30: a walk back through an AND counts as one; 31: so does one on either side of an AND; 32: a walk keeps out only
 # the entities it was walked from; 33: first names name people, the relation lexicon spells relations; 34: a
-# superlative a relation's reading spells asks for no ranking, "what is the <relation noun>" asks for its objects)
-REASONER_VERSION = 34
+# superlative a relation's reading spells asks for no ranking, "what is the <relation noun>" asks for its objects;
+# 35: an experiment, not adopted; 36: WordNet's nouns of persons name classes of people, a COUNT counts the class
+# "how many" names, "first" and "last" rank)
+REASONER_VERSION = 36
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -28,6 +28,7 @@ class ProgramCandidate:
     similarity: float = 0.0  # cosine of its anonymised reading to the anonymised question
     named: int = 0  # question words its relations spell (engine.answer.named)
     unusual: float = 0.0  # how seldom its linked entities take the ties it walks from them (engine.answer.usual)
+    counted: frozenset[str] | None = None  # a COUNT's: the classes of what it counts, where the schema knows them
 
     @property
     def size(self) -> int:

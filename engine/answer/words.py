@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from lemminflect import getAllInflections, getInflection, getLemma
 from numerizer import numerize
 
+from kg_adapters.person_nouns import names_a_person
 from kg_adapters.schema import Schema
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}(?![\w-])|\d+\.\d+(?![\w.])|\w+(?:['’`]\w+)*|&", re.UNICODE)
@@ -141,8 +142,9 @@ def class_words(schema: Schema) -> dict[str, list[str]]:
     class_words: dict[str, list[str]] = defaultdict(list)
     for info in schema.classes:
         bases = {normalise(info.name.replace("_", " ")), normalise(info.label)} - {""}
-        if bases & PERSON_WORDS:
-            bases |= PERSON_WORDS  # "people" and "someone" name a class of persons: language, not domain
+        if bases & PERSON_WORDS or any(names_a_person(b) for b in bases):
+            # "people" and "someone" name a class of persons ("person", "employee"): language, not domain
+            bases |= PERSON_WORDS
         for base in bases:
             words = base.split()
             for form in {base, " ".join(words[:-1] + [_plural(words[-1])])}:

