@@ -19,7 +19,7 @@ from engine.bootstrap.namer import Sketch, name_sketch, sketch_class
 from engine.config import ScoutConfig
 from engine.lm.llm import LLM
 from kg_adapters.readable import object_noun
-from kg_adapters.registry import open_store
+from kg_adapters.registry import StoreLimits, open_store
 from kg_adapters.schema import read_schema
 
 from .kgs import SPECS
@@ -73,8 +73,8 @@ def made_up(relations: list[str], members: list[tuple[str, str]]) -> Sketch:
 def dev_sketches(config: ScoutConfig) -> dict[str, tuple[Sketch, set[str]]]:
     out = {}
     for kg in ("worldcup", "pathquestion-large", "pathquestion-large-3h", "metaqa"):
-        store = open_store(SPECS[kg].kg, cache_dir=config.cache_dir, max_bytes=config.max_upload_bytes,
-                           timeout_s=60, retries=0)
+        limits = StoreLimits(config.max_upload_bytes, timeout_s=60, retries=0, allow_private_endpoints=True)
+        store = open_store(SPECS[kg].kg, config.cache_dir, limits)
         schema = read_schema(store)
         for info in schema.classes:
             sketch = sketch_class(store, schema, info) if info.provisional else None

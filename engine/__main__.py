@@ -19,7 +19,7 @@ from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import ProgramError
 from kg_adapters.base import KGError
 
-from .config import ScoutConfig, add_config_flags, config_from_args
+from .config import APP_ONLY_FIELDS, ScoutConfig, add_config_flags, config_from_args
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, ScoutConfig], int]] = {}
 
@@ -243,13 +243,14 @@ def build_parser() -> argparse.ArgumentParser:
     for name, fn in COMMANDS.items():
         p = sub.add_parser(name, help=fn.help_text, description=fn.help_text)
         fn.setup(p)
-        add_config_flags(p.add_argument_group("settings"))
+        add_config_flags(p.add_argument_group("settings"), skip=APP_ONLY_FIELDS)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    config = config_from_args(args)
+    # The command line runs as its user, who may reach any endpoint the machine can (the app may not).
+    config = config_from_args(args).replace(allow_private_endpoints=True)
     try:
         return COMMANDS[args.command](args, config)
     except (KGError, ProgramError, CorpusError) as err:

@@ -21,11 +21,19 @@ def _default_cache_dir() -> str:
 class ScoutConfig:
     # --- storage and execution
     cache_dir: str = field(default_factory=_default_cache_dir, metadata={"help": "stores, schemas, models, caches"})
-    max_upload_mb: float = field(default=200.0, metadata={"help": "largest KG file accepted"})
-    query_timeout_s: float = field(default=20.0, metadata={"help": "per SPARQL query"})
+    max_upload_mb: float = field(default=200.0, metadata={"help": "largest KG file accepted, also after "
+                                                          "decompressing a .gz"})
+    max_predicates: int = field(default=5000, metadata={"help": "distinct predicates a KG file may have"})
+    query_timeout_s: float = field(default=20.0, metadata={"help": "time limit of every SPARQL query, on the "
+                                                            "embedded store and on endpoints"})
     endpoint_retries: int = field(default=2, metadata={"help": "retries for an unreachable endpoint"})
+    max_response_mb: float = field(default=256.0, metadata={"help": "largest answer read from an endpoint"})
     exec_cache_mb: int = field(default=512, metadata={"help": "size cap of the execution cache"})
     max_answers: int = field(default=100_000, metadata={"help": "rows kept from one query"})
+    # A URL typed into the app is opened by the server, so by default the app refuses endpoints on its own
+    # machine or network (kg_adapters.url_guard). The command line always may: it runs as its user.
+    allow_private_endpoints: bool = field(default=False, metadata={
+        "help": "let the app open SPARQL endpoints on loopback, private, link-local or cloud metadata addresses"})
     # --- models
     model: str = field(default="qwen2.5-coder-0.5b", metadata={"help": "named model, local dir or hub id"})
     embedder: str = field(default="all-MiniLM-L6-v2", metadata={"help": "sentence embedding model"})
@@ -75,6 +83,9 @@ class ScoutConfig:
         return dataclasses.replace(self, **changes)
 
 
+# Fields that only the app reads: the command line leaves them out of its flags.
+APP_ONLY_FIELDS = ("allow_private_endpoints",)
+
 # The fields that change how a question is answered, not what is explored or stored: what a benchmark of the
 # reasoner may vary on corpora built once.
 REASONING_FIELDS = ("exemplars", "prune_k", "beam", "max_steps", "ic_alpha", "repeat_penalty",
@@ -82,10 +93,10 @@ REASONING_FIELDS = ("exemplars", "prune_k", "beam", "max_steps", "ic_alpha", "re
 
 
 def add_config_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
-                     only: Collection[str] | None = None) -> None:
-    """One `--flag` per config field (or per field in `only`), typed from its default."""
+                     only: Collection[str] | None = None, skip: Collection[str] = ()) -> None:
+    """One `--flag` per config field (or per field in `only`, less those in `skip`), typed from its default."""
     for f in fields(ScoutConfig):
-        if only is not None and f.name not in only:
+        if (only is not None and f.name not in only) or f.name in skip:
             continue
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         flag = "--" + f.name.replace("_", "-")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine.answer import followup
+from engine.answer.reasoner import MAX_QUESTION_CHARS
 from engine.bootstrap.build import BootstrapResult, Progress, bootstrap, prepare_schema
 from engine.bootstrap.corpus import Corpus, CorpusRecord
 from engine.programs.executor import Execution
@@ -169,7 +170,7 @@ class KGSession:
         `previous`: the last turn of the conversation (`turn(result)`), so a follow-up such as
         "what else did he direct?" is answered as "what else did [Ridley Scott] direct?"; the
         result's `question` then holds that reading."""
-        if previous is not None:
+        if previous is not None and len(question) <= MAX_QUESTION_CHARS:  # a longer one is refused unread
             index = self.label_index()
             names_an_entity = lambda text: bool(index.link(text).entity_mentions())  # noqa: E731
             question = followup.rewrite(question, previous, names_an_entity, index.class_words) or question

@@ -68,6 +68,10 @@ class EndpointUnreachable(KGError):
     """A remote endpoint could not be reached after the configured retries."""
 
 
+class EndpointRefused(KGError):
+    """An endpoint URL the app will not open for a user: not http(s), or an address inside (kg_adapters.url_guard)."""
+
+
 @dataclass(frozen=True)
 class Term:
     """One RDF term in a result row, independent of any client library."""

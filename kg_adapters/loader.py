@@ -9,17 +9,30 @@ pyoxigraph parses, and "delimited triples" (`subject|relation|object`, TSV, CSV)
 the shape most hand-made or exported KGs (e.g. MoviesKG) arrive in. The latter
 carry bare names, so they are minted into stable IRIs via `naming` and labelled,
 because the engine finds entities by label.
+
+A public app takes files from anyone, so a file is checked for what would hurt the
+server before a parser sees it (`_refuse_hostile`), and every refusal says why: more
+than `max_bytes`, read or after gzip decompression; NUL bytes or invalid UTF-8;
+a line longer than `MAX_LINE_BYTES` in a line-based format; an RDF/XML DOCTYPE that
+declares entities (a 1 KB "billion laughs" file made pyoxigraph grow to 15 GB), or
+XML or JSON-LD nested deeper than `MAX_NESTING` (pyoxigraph's JSON-LD parser
+crashes the process past a few thousand levels, its RDF/XML one slows quadratically);
+more than `max_predicates` distinct predicates.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import io
 import logging
 import os
 import re
 import xml.parsers.expat
+import xml.sax
+import xml.sax.handler
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -27,7 +40,9 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+import defusedxml
 import pyoxigraph
+from defusedxml.expatreader import DefusedExpatParser
 
 from kg_adapters import naming
 from kg_adapters.base import RDFS_LABEL, XSD, LoadError
@@ -36,8 +51,14 @@ DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 _MB = 1024 * 1024
 # Enough to see past a licence header or XML prologue; small enough to sniff fast.
 _SNIFF_BYTES = 64 * 1024
-# Binary files almost always have a NUL early on; text formats never do.
-_BINARY_PROBE_BYTES = 8 * 1024
+# Limits on what a file may make the parser do (module docstring). A statement rarely takes a kilobyte;
+# real RDF/XML and JSON-LD nest a few tens of levels deep.
+MAX_LINE_BYTES = _MB
+MAX_NESTING = 256
+DEFAULT_MAX_PREDICATES = 5000
+_GZIP_MAGIC = b"\x1f\x8b"
+# Formats where a line holds one statement: a line of megabytes is no KG.
+_LINE_FORMATS = frozenset({"ntriples", "nquads", "turtle", "trig", "delimited"})
 
 _RDF_FORMATS: dict[str, pyoxigraph.RdfFormat] = {
     "ntriples": pyoxigraph.RdfFormat.N_TRIPLES,
@@ -141,16 +162,26 @@ class _Row(NamedTuple):
     line: int
 
 
-def parse_file(path: str | os.PathLike, max_bytes: int = DEFAULT_MAX_BYTES) -> ParsedGraph:
-    """Load `path` completely, or raise LoadError saying why (and where) it failed."""
+def parse_file(
+    path: str | os.PathLike, max_bytes: int = DEFAULT_MAX_BYTES, max_predicates: int = DEFAULT_MAX_PREDICATES
+) -> ParsedGraph:
+    """Load `path` completely, or raise LoadError saying why (and where) it failed.
+
+    A gzip file (by its first bytes) is decompressed first, to at most `max_bytes`; its
+    format is read from the name without `.gz`."""
     source = os.fspath(path)
     try:
-        data = _read_bytes(source, max_bytes)
+        data = _gunzip(_read_bytes(source, max_bytes), max_bytes)
+        name = source[:-3] if source.lower().endswith(".gz") else source
         text = _decode(data)
         if not _DATA_LINE.search(text):  # empty, blank, or only comments
             raise LoadError("the file has no triples")
-        fmt = detect_format(source, data[:_SNIFF_BYTES])
-        triples = _parse_delimited(text, source) if fmt == "delimited" else _parse_rdf(text, fmt)
+        fmt = detect_format(name, data[:_SNIFF_BYTES])
+        _refuse_hostile(data, text, fmt)
+        if fmt == "delimited":
+            triples = _parse_delimited(text, name, max_predicates)
+        else:
+            triples = _parse_rdf(text, fmt, max_predicates)
         if not triples:
             raise LoadError(_no_triples_message(fmt))
     except LoadError as err:
@@ -204,6 +235,21 @@ def _read_bytes(path: str, max_bytes: int) -> bytes:
     return data
 
 
+def _gunzip(data: bytes, max_bytes: int) -> bytes:
+    """The decompressed bytes of a gzip file, read no further than the limit (a small file can
+    decompress to gigabytes); any other file as it is."""
+    if not data.startswith(_GZIP_MAGIC):
+        return data
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            out = stream.read(max_bytes + 1)
+    except (OSError, EOFError, zlib.error) as err:
+        raise LoadError(f"the gzip file is damaged or cut short ({err})") from None
+    if len(out) > max_bytes:
+        raise LoadError(f"the file is larger than {_megabytes(max_bytes)} when decompressed, the limit")
+    return out
+
+
 def _too_big_message(size: int, max_bytes: int) -> str:
     return f"file is {_megabytes(size)}; the limit is {_megabytes(max_bytes)}"
 
@@ -218,8 +264,10 @@ def _megabytes(n: int) -> str:
 
 def _decode(data: bytes) -> str:
     """Text or nothing: every supported format is UTF-8 text, so anything else is refused."""
-    if b"\x00" in data[:_BINARY_PROBE_BYTES]:
-        raise LoadError("the file looks binary (it contains NUL bytes), not a text KG file")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise LoadError("the file looks binary (it contains NUL bytes), not a text KG file", line=line)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -304,20 +352,118 @@ def _data_lines(text: str, limit: int = 50) -> list[str]:
     return lines[:limit]
 
 
+# --- what would hurt the server -------------------------------------------------
+
+
+def _refuse_hostile(data: bytes, text: str, fmt: str) -> None:
+    """Refuse what a parser would choke on (module docstring), before it sees it."""
+    if fmt in _LINE_FORMATS:
+        _check_line_lengths(data)
+    if fmt == "rdfxml":
+        _check_xml(data)
+    elif fmt == "jsonld":
+        _check_json_nesting(text)
+
+
+def _check_line_lengths(data: bytes, limit: int = MAX_LINE_BYTES) -> None:
+    """Refuse a line longer than `limit` bytes, in C-speed jumps: each step goes to the last
+    newline within `limit` bytes, so a file is scanned in about 2 * size / limit steps."""
+    start, size = 0, len(data)
+    while size - start > limit:
+        newline = data.rfind(b"\n", start, start + limit + 1)
+        if newline < 0:
+            line = data.count(b"\n", 0, start) + 1
+            raise LoadError(f"the line is longer than {_megabytes(limit)}; a line holds one statement, "
+                            "so this is no triples file (or its line breaks are lost)", line=line)
+        start = newline + 1
+
+
+class _XmlChecker(DefusedExpatParser):
+    """expat through defusedxml, which refuses every entity declaration and external reference as it
+    reads the DOCTYPE, before anything is expanded; element depth is counted without SAX objects."""
+
+    def __init__(self) -> None:
+        super().__init__(forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        self.setContentHandler(xml.sax.handler.ContentHandler())
+        self.depth = 0
+
+    def start_element(self, name: str, attrs: dict) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            line = self._parser.CurrentLineNumber
+            raise LoadError(f"the XML nests deeper than {MAX_NESTING} elements", line=line)
+
+    def end_element(self, name: str) -> None:
+        self.depth -= 1
+
+
+def _check_xml(data: bytes) -> None:
+    """RDF/XML must be well-formed XML without entity declarations, nested at most MAX_NESTING deep."""
+    checker = _XmlChecker()
+    try:
+        checker.feed(data)
+        checker.close()
+    except defusedxml.DTDForbidden:  # pragma: no cover - DTDs are allowed; only entities are refused
+        raise LoadError("the XML has a DOCTYPE, which is not accepted") from None
+    except (defusedxml.EntitiesForbidden, defusedxml.ExternalReferenceForbidden) as err:
+        raise LoadError(
+            "the XML's DOCTYPE declares entities, which are not accepted: expanding them can take gigabytes "
+            "(\"billion laughs\") or read other files; write the values out and remove the DOCTYPE",
+            line=checker._parser.CurrentLineNumber if checker._parser else None,
+        ) from err
+    except xml.sax.SAXParseException as err:
+        raise LoadError(f"not valid RDF/XML: {err.getMessage()}", line=err.getLineNumber()) from None
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[{]++|[\]}]++|"')
+
+
+def _check_json_nesting(text: str) -> None:
+    """Refuse JSON nested deeper than MAX_NESTING, counting brackets outside strings.
+
+    Strings are skipped whole; at an unterminated one the scan stops, since the parser
+    reads everything after it as that string."""
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            depth += len(token.group())
+            if depth > MAX_NESTING:
+                line = text.count("\n", 0, token.start()) + 1
+                raise LoadError(f"the JSON nests deeper than {MAX_NESTING} levels", line=line)
+        elif first in "]}":
+            depth -= len(token.group())
+        elif len(token.group()) == 1:  # an unterminated string
+            return
+
+
+def _too_many_predicates(limit: int) -> LoadError:
+    return LoadError(f"the file has more than {limit:,} distinct predicates (relations), the limit; "
+                     "the setting max_predicates (--max-predicates) raises it")
+
+
 # --- RDF serializations --------------------------------------------------------
 
 
-def _parse_rdf(text: str, fmt: str) -> list[pyoxigraph.Triple]:
+def _parse_rdf(text: str, fmt: str, max_predicates: int = DEFAULT_MAX_PREDICATES) -> list[pyoxigraph.Triple]:
     """Parse with pyoxigraph, folding named graphs into the default graph.
 
     The engine queries one graph; keeping graph names would make triples from
-    N-Quads/TriG invisible to queries without GRAPH clauses.
+    N-Quads/TriG invisible to queries without GRAPH clauses. Predicates are counted as
+    the triples arrive, so a file of millions of them stops at the limit.
     """
+    triples: dict[pyoxigraph.Triple, None] = {}
+    predicates: set[pyoxigraph.NamedNode] = set()
     try:
-        quads = pyoxigraph.parse(text, _RDF_FORMATS[fmt], base_iri=naming.BASE)
-        return list(dict.fromkeys(quad.triple for quad in quads))
+        for quad in pyoxigraph.parse(text, _RDF_FORMATS[fmt], base_iri=naming.BASE):
+            if quad.predicate not in predicates:
+                predicates.add(quad.predicate)
+                if len(predicates) > max_predicates:
+                    raise _too_many_predicates(max_predicates)
+            triples[quad.triple] = None
     except (SyntaxError, ValueError) as err:
         raise _syntax_error(err, text, fmt) from None
+    return list(triples)
 
 
 _PARSER_PREFIX = re.compile(
@@ -354,10 +500,12 @@ def _xml_error_line(text: str) -> int | None:
 # --- delimited triples ---------------------------------------------------------
 
 
-def _parse_delimited(text: str, path: str) -> list[pyoxigraph.Triple]:
+def _parse_delimited(text: str, path: str, max_predicates: int = DEFAULT_MAX_PREDICATES) -> list[pyoxigraph.Triple]:
     lines = _data_lines(text[:_SNIFF_BYTES], limit=1)
     delimiter = _pick_delimiter(path, lines[0] if lines else "")
     rows = _skip_header(_read_rows(text, delimiter))
+    if len({row.relation for row in rows}) + 1 > max_predicates:  # + rdfs:label
+        raise _too_many_predicates(max_predicates)
     return _build_triples(rows)
 
 
@@ -396,7 +544,13 @@ def _read_csv_rows(text: str) -> Iterator[_Row]:
     """CSV needs the csv module: quoted fields may hold commas and even newlines."""
     reader = csv.reader(_blank_comments(io.StringIO(text, newline="")))
     first_line = 1
-    for fields in reader:
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as err:  # a field past csv's size limit (128 KB), a stray NUL
+            raise LoadError(f"not valid CSV: {err}", line=first_line) from None
         if any(field.strip() for field in fields):
             yield _to_row(fields, first_line, ",")
         first_line = reader.line_num + 1

@@ -5,6 +5,12 @@ so a restart opens it in milliseconds, and a changed file gets a new store (and 
 new fingerprint) instead of stale answers. A store is built in a scratch folder and
 renamed into place only when complete: a failed load never leaves a half-built
 store where a good one is looked for.
+
+Every query has a time limit (`timeout_s` unless the call names another) and a row
+limit (`max_rows`, `truncated` beyond it). pyoxigraph cannot cancel a query, so one
+that overruns is abandoned to a worker thread: it stops at its next row, but an
+aggregate or a sort that is still computing its first row runs to its end (at most
+`MAX_RUNAWAY_QUERIES` at a time).
 """
 
 from __future__ import annotations
@@ -20,12 +26,13 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from .base import Bindings, KGError, LoadError, QueryError, QueryTimeout, StoreInfo, Term
-from .loader import DEFAULT_MAX_BYTES, ParsedGraph, parse_file
+from .loader import DEFAULT_MAX_BYTES, DEFAULT_MAX_PREDICATES, ParsedGraph, parse_file
 
 # Bump when the loader's output for the same file changes, so old stores are not reused.
 STORE_FORMAT_VERSION = "1"
 DEFAULT_CACHE_ROOT = Path.home() / ".cache" / "kgscout"
 DEFAULT_MAX_ROWS = 100_000
+DEFAULT_TIMEOUT_S = 20.0
 MAX_RUNAWAY_QUERIES = 2  # abandoned queries allowed to run on before new ones must wait
 
 
@@ -40,10 +47,12 @@ def file_sha256(path: str | os.PathLike) -> str:
 class OxigraphStore:
     """A read-only view of one loaded graph; see the module docstring for the life cycle."""
 
-    def __init__(self, store: ox.Store, info: StoreInfo, max_rows: int = DEFAULT_MAX_ROWS):
+    def __init__(self, store: ox.Store, info: StoreInfo, max_rows: int = DEFAULT_MAX_ROWS,
+                 timeout_s: float = DEFAULT_TIMEOUT_S):
         self._store = store
         self._info = info
         self.max_rows = max_rows
+        self.timeout_s = timeout_s
         self._runaways: list[threading.Thread] = []  # queries abandoned at their deadline, still running
 
     # ----------------------------------------------------------------- opening
@@ -53,8 +62,10 @@ class OxigraphStore:
         path: str | os.PathLike,
         cache_root: str | os.PathLike | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        max_predicates: int = DEFAULT_MAX_PREDICATES,
+        **limits: float,
     ) -> "OxigraphStore":
-        """Open the store for this file, building it on first use."""
+        """Open the store for this file, building it on first use; `limits`: `timeout_s`, `max_rows`."""
         path = Path(path)
         if not path.is_file():
             raise LoadError(f"no such file: {path}", path=str(path))
@@ -67,8 +78,8 @@ class OxigraphStore:
         root = Path(cache_root or DEFAULT_CACHE_ROOT) / "stores"
         target = root / f"{sha[:24]}-v{STORE_FORMAT_VERSION}"
         if not (target / "READY").is_file():
-            _build(parse_file(path, max_bytes=max_bytes), target)
-        return cls.open(target)
+            _build(parse_file(path, max_bytes=max_bytes, max_predicates=max_predicates), target)
+        return cls.open(target, **limits)
 
     @classmethod
     def from_parsed(cls, parsed: ParsedGraph, cache_root: str | os.PathLike | None = None) -> "OxigraphStore":
@@ -79,7 +90,7 @@ class OxigraphStore:
         return cls.open(target)
 
     @classmethod
-    def open(cls, folder: str | os.PathLike) -> "OxigraphStore":
+    def open(cls, folder: str | os.PathLike, **limits: float) -> "OxigraphStore":
         folder = Path(folder)
         meta = json.loads((folder / "READY").read_text())
         store = ox.Store.read_only(str(folder / "db"))
@@ -91,7 +102,7 @@ class OxigraphStore:
             triples=meta["triples"],
             extra={"format": meta["format"], "folder": str(folder)},
         )
-        return cls(store, info)
+        return cls(store, info, **limits)
 
     @classmethod
     def in_memory(cls, parsed: ParsedGraph) -> "OxigraphStore":
@@ -106,20 +117,21 @@ class OxigraphStore:
         return self._info
 
     def select(self, sparql: str, timeout_s: float | None = None) -> Bindings:
-        """Run a SELECT within `timeout_s`.
+        """Run a SELECT within `timeout_s` (None: the store's own `timeout_s`; never without a limit).
 
         pyoxigraph has no cancel, but it releases the GIL while it evaluates, so the
         query runs in a worker thread and the caller stops waiting at the deadline.
-        An abandoned query finishes in the background and its result is dropped.
+        An abandoned query stops at its next row (`_select` reads the deadline); one
+        still computing its first row finishes in the background, its result dropped.
         """
-        if timeout_s is None:
-            return self._select(sparql)
+        timeout_s = self.timeout_s if timeout_s is None else timeout_s
         self._wait_for_runaways(timeout_s)
         outcome: dict[str, object] = {}
+        deadline = time.monotonic() + timeout_s
 
         def work() -> None:
             try:
-                outcome["result"] = self._select(sparql)
+                outcome["result"] = self._select(sparql, deadline)
             except BaseException as err:  # handed to the caller below
                 outcome["error"] = err
 
@@ -128,6 +140,7 @@ class OxigraphStore:
         worker.join(timeout_s)
         if worker.is_alive():
             self._runaways.append(worker)
+        if worker.is_alive() or isinstance(outcome.get("error"), _PastDeadline):
             raise QueryTimeout(f"query ran past {timeout_s:g} s")
         if "error" in outcome:
             raise outcome["error"]
@@ -143,7 +156,7 @@ class OxigraphStore:
                 raise QueryTimeout("the store is still busy with earlier queries that ran past their deadline")
             self._runaways = [t for t in self._runaways if t.is_alive()]
 
-    def _select(self, sparql: str) -> Bindings:
+    def _select(self, sparql: str, deadline: float) -> Bindings:
         start = time.perf_counter()
         try:
             solutions = self._store.query(sparql)
@@ -159,6 +172,8 @@ class OxigraphStore:
                 if len(rows) >= self.max_rows:
                     truncated = True
                     break
+                if time.monotonic() > deadline:  # abandoned by `select`: stop reading
+                    raise _PastDeadline()
                 rows.append(tuple(_term(solution[i]) for i in range(len(names))))
         except (OSError, ValueError) as err:
             raise QueryError(f"query failed: {err}") from err
@@ -166,6 +181,10 @@ class OxigraphStore:
 
     def close(self) -> None:
         self._store = None  # RocksDB closes when the last reference goes
+
+
+class _PastDeadline(Exception):
+    """A query's worker stops at its deadline; `select` reports it as QueryTimeout."""
 
 
 def _term(node: object) -> Term | None:

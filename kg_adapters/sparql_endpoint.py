@@ -1,4 +1,4 @@
-"""A remote KG: any SPARQL 1.1 endpoint, reached over HTTP with SPARQLWrapper.
+"""A remote KG: any SPARQL 1.1 endpoint, reached over HTTP (urllib, the SPARQL 1.1 protocol).
 
 The engine sees the same `KGStore` as with the embedded store: `select` returns
 `Bindings` of plain `Term`s, and every failure is one of the `KGError`s with a
@@ -14,15 +14,22 @@ message meant for the user:
   only by the header `X-SQL-State: S1TAT` ("anytime query"). Those partial rows
   are refused here, never returned: a COUNT would otherwise read as 0 and be cached.
 * `QueryError` - the server rejected the query; its message is kept, trimmed.
+* `EndpointRefused` - the store was opened with an `address_check` (the app does, for
+  every URL a user gives) and the URL, or a redirect, leads to an address inside:
+  loopback, the private network, cloud metadata (`kg_adapters.url_guard`).
 
 Results are normalised to what the embedded (pyoxigraph) store gives for the same
 data, so the two are interchangeable: a plain literal (no datatype, no language)
 is `xsd:string` as in RDF 1.1, a language-tagged one is `rdf:langString` with its
 tag in lower case, and SPARQL 1.0 JSON's "typed-literal" is a literal.
 
-Row caps: at most `max_rows` rows are kept (`truncated=True` beyond that); a
-server-side cap (Virtuoso's `ResultSetMaxRows`, announced by the header
-`X-SPARQL-MaxRows` when a result reaches it) also sets `truncated`.
+Limits: every query has a time limit (`timeout_s` unless the call names another), sent
+to the server and kept by the client over the whole answer, not only per socket read,
+so a server that answers one byte at a time still ends at the limit. At most
+`max_rows` rows are kept (`truncated=True` beyond that); a server-side cap (Virtuoso's
+`ResultSetMaxRows`, announced by the header `X-SPARQL-MaxRows` when a result reaches
+it) also sets `truncated`. An answer larger than `max_response_bytes` is refused before
+it is parsed, so an endpoint cannot fill the server's memory.
 
 Fingerprint: `endpoint:{url}:{triple count}:{hash of a small sample}` (the default
 graph, when one is set, is part of the URL's place). It is computed lazily, once
@@ -37,7 +44,7 @@ count reads "?" and only the sample guards the cache.
 
 from __future__ import annotations
 
-import ast
+import functools
 import hashlib
 import http.client
 import json
@@ -46,14 +53,14 @@ import socket
 import threading
 import time
 import urllib.error
+import urllib.request
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from SPARQLWrapper import GET, JSON, POST, SPARQLWrapper
-from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
-
+from . import url_guard
 from .base import (
     XSD,
     Bindings,
+    EndpointRefused,
     EndpointUnreachable,
     KGError,
     QueryError,
@@ -61,11 +68,19 @@ from .base import (
     StoreInfo,
     Term,
 )
+from .url_guard import AddressCheck
 
 XSD_STRING = XSD + "string"
 RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 DEFAULT_MAX_ROWS = 100_000
-USER_AGENT = "kgscout/1 (SPARQLWrapper)"
+DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024
+USER_AGENT = "kgscout/1"
+# SPARQL JSON results, under every name servers use for them; `format`/`output`/`results` are read by
+# Virtuoso and others that ignore the Accept header.
+_ACCEPT = "application/sparql-results+json,application/json,text/javascript,application/javascript"
+_FORMAT_PARAMS = [("format", "json"), ("output", "json"), ("results", "json")]
+_READ_CHUNK = 64 * 1024
+_ERROR_BODY_BYTES = 64 * 1024  # of an error page: enough for its message
 # Longer queries go by POST: URLs past a few KB are refused by many servers/proxies.
 _MAX_GET_QUERY = 1500
 # The client waits this much longer than the server-side limit, so that the server's
@@ -99,13 +114,19 @@ class SparqlEndpointStore:
         max_rows: int = DEFAULT_MAX_ROWS,
         backoff_s: float = 0.2,
         server_timeout_param: str | None = "timeout",
+        address_check: AddressCheck | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ):
+        """`address_check`: None reaches any address (the command line, tests); the app passes
+        `url_guard.refusal_reason`, so that no URL a user gives, nor a redirect, reaches inside."""
         url = (url or "").strip()
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise EndpointUnreachable(f"not an http(s) URL: {url!r}; expected e.g. http://localhost:8890/sparql")
+        if address_check is not None:
+            url_guard.check_url(url, address_check)
         # Parameters written into the URL (`...sparql?default-graph-uri=...`) are sent with
-        # every query; SPARQLWrapper itself cannot take a URL that already has a query string.
+        # every query; the URL is kept without them, since each request writes its own query string.
         self._extra_params: list[tuple[str, str]] = []
         for name, value in parse_qsl(parts.query, keep_blank_values=True):
             if name == "default-graph-uri" and not default_graph:
@@ -121,6 +142,8 @@ class SparqlEndpointStore:
         # Virtuoso (and Stardog) read `timeout` in milliseconds; most others ignore it (GraphDB
         # reads seconds, so there the limit is merely generous). None sends no such parameter.
         self.server_timeout_param = server_timeout_param
+        self.max_response_bytes = max_response_bytes
+        self._opener = _opener(address_check)
         self._info: StoreInfo | None = None
         self._lock = threading.Lock()
 
@@ -206,36 +229,34 @@ class SparqlEndpointStore:
         """Nothing is held open between queries (one connection per request)."""
 
     # ----------------------------------------------------------------- HTTP
-    def _wrapper(self, sparql: str, timeout: float | None, use_post: bool) -> SPARQLWrapper:
-        wrapper = SPARQLWrapper(self.url, agent=USER_AGENT)
-        wrapper.setQuery(sparql)
-        wrapper.setReturnFormat(JSON)
-        wrapper.setMethod(POST if use_post else GET)
-        if self.default_graph:
-            wrapper.addDefaultGraph(self.default_graph)
-        for name, value in self._extra_params:
-            wrapper.addParameter(name, value)
-        if timeout is not None:
-            if self.server_timeout_param:
-                wrapper.addParameter(self.server_timeout_param, str(max(1, int(timeout * 1000))))
-            # setTimeout() truncates to whole seconds and treats 0 as "no limit": set it directly.
-            wrapper.timeout = max(0.05, timeout + _CLIENT_GRACE_S)
-        return wrapper
+    def _http_request(self, sparql: str, timeout: float | None, use_post: bool) -> urllib.request.Request:
+        """A SPARQL 1.1 protocol query: GET with the parameters in the URL, or POST with them form-encoded."""
+        params = [("default-graph-uri", self.default_graph)] if self.default_graph else []
+        params += self._extra_params
+        if timeout is not None and self.server_timeout_param:
+            params.append((self.server_timeout_param, str(max(1, int(timeout * 1000)))))
+        encoded = urlencode([*params, ("query", sparql), *_FORMAT_PARAMS])
+        headers = {"User-Agent": USER_AGENT, "Accept": _ACCEPT}
+        if use_post:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            return urllib.request.Request(self.url, data=encoded.encode("ascii"), headers=headers, method="POST")
+        return urllib.request.Request(f"{self.url}?{encoded}", headers=headers, method="GET")
 
     def _request(self, sparql: str, timeout: float | None, use_post: bool) -> tuple[int, dict, bytes]:
-        """(status, headers, body) of one attempt; errors classified for `select`."""
-        wrapper = self._wrapper(sparql, timeout, use_post)
+        """(status, headers, body) of one attempt; errors classified for `select`.
+
+        The client waits `timeout` plus a grace for the whole answer (`_read_body`)."""
+        request = self._http_request(sparql, timeout, use_post)
+        client_timeout = None if timeout is None else max(0.05, timeout + _CLIENT_GRACE_S)
+        deadline = None if client_timeout is None else time.monotonic() + client_timeout
         try:
-            result = wrapper.query()
-            response = result.response
-            body = response.read()
-            headers = {k.lower(): v for k, v in response.headers.items()}
-            return getattr(response, "status", 200), headers, body
-        except SPARQLWrapperException as err:
-            self._raise_http(_http_code(err), _server_message(err), timeout)
+            with self._opener.open(request, timeout=client_timeout) as response:
+                body = self._read_body(response, deadline)
+                headers = {k.lower(): v for k, v in response.headers.items()}
+                return getattr(response, "status", 200), headers, body
         except urllib.error.HTTPError as err:
             try:
-                text = err.read().decode("utf-8", "replace")
+                text = err.read(_ERROR_BODY_BYTES).decode("utf-8", "replace")
             except Exception:  # noqa: BLE001 - the body is only decoration
                 text = ""
             self._raise_http(err.code, _trim(text) or str(err.reason), timeout)
@@ -251,6 +272,26 @@ class SparqlEndpointStore:
         except OSError as err:
             raise _Transient(_reason_text(err)) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _read_body(self, response: http.client.HTTPResponse, deadline: float | None) -> bytes:
+        """The whole answer, read a chunk at a time against the deadline and the size cap.
+
+        The socket timeout bounds each read only; a server that sends a byte a second would
+        otherwise hold the query for ever, and one that sends gigabytes would fill memory."""
+        chunks, size = [], 0
+        while True:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError("the answer did not arrive in time")
+            chunk = response.read1(_READ_CHUNK)
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > self.max_response_bytes:
+                raise QueryError(
+                    f"the SPARQL endpoint at {self.url} answered with more than "
+                    f"{self.max_response_bytes / 1024 / 1024:g} MB (the limit); ask for fewer rows"
+                )
+            chunks.append(chunk)
 
     def _timeout(self, timeout: float | None) -> QueryTimeout:
         limit = f" {timeout:g} s" if timeout is not None else ""
@@ -306,6 +347,58 @@ class _URITooLong(Exception):
     pass
 
 
+def _opener(address_check: AddressCheck | None) -> urllib.request.OpenerDirector:
+    """urllib's opener, with redirects limited to http(s) and, given a check, every connection checked."""
+    handlers: list[urllib.request.BaseHandler] = [_CheckedRedirects(address_check)]
+    if address_check is not None:
+        handlers += [_GuardedHTTPHandler(address_check), _GuardedHTTPSHandler(address_check)]
+    return urllib.request.build_opener(*handlers)
+
+
+class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to http(s), and only where the address check passes its URL."""
+
+    def __init__(self, address_check: AddressCheck | None):
+        super().__init__()
+        self.address_check = address_check
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001 - urllib's signature
+        if urlsplit(newurl).scheme.lower() not in url_guard.ALLOWED_SCHEMES:
+            raise EndpointRefused(f"the endpoint redirected to {newurl!r}; only http and https are followed")
+        if self.address_check is not None:
+            url_guard.check_url(newurl, self.address_check)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _guarded(connection_class: type[http.client.HTTPConnection], address_check: AddressCheck):
+    """A connection class whose sockets go only to addresses the check passes (url_guard.connect)."""
+
+    class Guarded(connection_class):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._create_connection = functools.partial(url_guard.connect, check=address_check)
+
+    return Guarded
+
+
+class _GuardedHTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, address_check: AddressCheck):
+        super().__init__()
+        self._connection = _guarded(http.client.HTTPConnection, address_check)
+
+    def http_open(self, req):  # noqa: ANN001 - urllib's signature
+        return self.do_open(self._connection, req)
+
+
+class _GuardedHTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, address_check: AddressCheck):
+        super().__init__()
+        self._connection = _guarded(http.client.HTTPSConnection, address_check)
+
+    def https_open(self, req):  # noqa: ANN001 - urllib's signature
+        return self.do_open(self._connection, req, context=self._context)
+
+
 def _term(binding: dict | None) -> Term | None:
     if binding is None:
         return None
@@ -335,30 +428,6 @@ def _n3_row(row: tuple[Term | None, ...]) -> str:
         else:
             out.append(json.dumps(term.value) + (f"@{term.lang}" if term.lang else f"^^<{term.datatype}>"))
     return " ".join(out)
-
-
-def _http_code(err: SPARQLWrapperException) -> int | None:
-    """SPARQLWrapper raises its own exceptions from inside `except HTTPError`."""
-    context = err.__context__
-    if isinstance(context, urllib.error.HTTPError):
-        return context.code
-    return {"QueryBadFormed": 400, "Unauthorized": 401, "EndPointNotFound": 404, "URITooLong": 414,
-            "EndPointInternalError": 500}.get(type(err).__name__)
-
-
-def _server_message(err: SPARQLWrapperException) -> str:
-    """The server's response text; SPARQLWrapper keeps it only inside its message, as a bytes repr."""
-    text = str(err)
-    _, sep, tail = text.partition("Response:\n")
-    if sep:
-        try:
-            raw = ast.literal_eval(tail.strip())
-            if isinstance(raw, bytes):
-                return _trim(raw.decode("utf-8", "replace"))
-        except (ValueError, SyntaxError):
-            pass
-        return _trim(tail)
-    return _trim(text)
 
 
 def _trim(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 from pathlib import Path
@@ -462,3 +463,108 @@ def test_tsv_with_pipe_in_a_name(tmp_path):
 def test_malformed_first_line_of_generic_file_names_line_1(tmp_path):
     error = load_error(tmp_path, "kb", "A|r|B|C\nD|r|E\n")
     assert (error.line, str(error)) == (1, "line 1: expected subject|relation|object, got 4 fields")
+
+
+# --- files that would hurt the server ---------------------------------------------
+
+RDF_OPEN = ('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://ex.org/">\n'
+            '<rdf:Description rdf:about="http://ex.org/a"><ex:p>')
+RDF_CLOSE = "</ex:p></rdf:Description>\n</rdf:RDF>\n"
+
+
+def billion_laughs(levels: int = 10) -> str:
+    """The classic: 10 entities of 10 references each, about 1 KB that expands to 10^10 "lol"s."""
+    entities = '<!ENTITY lol0 "lol">\n' + "".join(
+        f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">\n' for i in range(1, levels))
+    return f'<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [\n{entities}]>\n{RDF_OPEN}&lol{levels - 1};{RDF_CLOSE}'
+
+
+@pytest.mark.parametrize("content", [
+    billion_laughs(),
+    f'<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n{RDF_OPEN}&x;{RDF_CLOSE}',
+    f'<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [<!ENTITY % x SYSTEM "http://ex.org/x.dtd"> %x;]>\n{RDF_OPEN}x{RDF_CLOSE}',
+    f'<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [<!ENTITY name "Alice">]>\n{RDF_OPEN}&name;{RDF_CLOSE}',
+], ids=["billion-laughs", "external", "parameter", "one-harmless-entity"])
+def test_rdfxml_entity_declarations_are_refused_before_parsing(tmp_path, content):
+    """Before this check, the 1 KB billion-laughs file made pyoxigraph grow to 15 GB."""
+    assert len(billion_laughs().encode()) < 1100
+    error = load_error(tmp_path, "bomb.rdf", content)
+    assert "declares entities, which are not accepted" in str(error) and "billion laughs" in str(error)
+    assert error.line is not None
+
+
+def test_rdfxml_doctype_without_entities_still_loads(tmp_path):
+    graph = load_text(tmp_path, "kb.rdf", f'<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF>\n{RDF_OPEN}x{RDF_CLOSE}')
+    assert [t.object.value for t in graph.triples] == ["x"]
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("deep.rdf", RDF_OPEN + "</ex:p>" + "<ex:q>" * 300 + "x" + "</ex:q>" * 300 + "<ex:p>" + RDF_CLOSE,
+     "the XML nests deeper than 256 elements"),
+    ("deep.jsonld", '{"@id": "http://ex.org/a", "http://ex.org/p": ' + '{"http://ex.org/p": ' * 5000 + '"x"'
+     + "}" * 5000 + "}", "the JSON nests deeper than 256 levels"),  # pyoxigraph crashes the process on it
+    ("deep-lists.jsonld", '{"@id": "http://ex.org/a", "http://ex.org/p": ' + "[" * 5000 + "]" * 5000 + "}",
+     "the JSON nests deeper than 256 levels"),
+])
+def test_deep_nesting_is_refused(tmp_path, name, content, message):
+    assert message in str(load_error(tmp_path, name, content))
+
+
+def test_brackets_inside_json_strings_are_not_nesting(tmp_path):
+    content = '{"@id": "http://ex.org/a", "http://ex.org/p": "' + "[{" * 1000 + '\\" ]"}'
+    graph = load_text(tmp_path, "kb.jsonld", content)
+    assert graph.triples[0].object.value == "[{" * 1000 + '" ]'
+
+
+@pytest.mark.parametrize(("name", "content", "line"), [
+    ("long.nt", '<http://ex.org/a> <http://ex.org/p> "x" .\n<http://ex.org/a> <http://ex.org/q> "'
+     + "y" * (1024 * 1024 + 10) + '" .\n', 2),
+    ("long.txt", "A|r|B\n" * 3 + "C|r|" + "z" * (3 * 1024 * 1024) + "\n", 4),
+])
+def test_very_long_lines_are_refused_with_their_number(tmp_path, name, content, line):
+    error = load_error(tmp_path, name, content)
+    assert "the line is longer than 1 MB" in str(error) and error.line == line
+
+
+def test_a_long_line_of_json_ld_is_fine(tmp_path):
+    """JSON-LD and RDF/XML are often written on one line; only line-based formats have a line limit."""
+    content = '{"@id": "http://ex.org/a", "http://ex.org/p": "' + "y" * (2 * 1024 * 1024) + '"}'
+    assert len(load_text(tmp_path, "kb.jsonld", content).triples) == 1
+
+
+def test_a_csv_field_past_csv_s_limit_is_a_load_error(tmp_path):
+    error = load_error(tmp_path, "kb.csv", "A,r,B\nC,r," + "x" * 200_000 + "\n")
+    assert "not valid CSV" in str(error) and error.line == 2
+
+
+def test_nul_bytes_anywhere_are_refused_with_their_line(tmp_path):
+    error = load_error(tmp_path, "kb.txt", "A|r|B\n" * 5000 + "C|r|D\x00\n")
+    assert "looks binary" in str(error) and error.line == 5001
+
+
+@pytest.mark.parametrize(("name", "content", "limit"), [
+    ("many.txt", "".join(f"A|r{i}|B\n" for i in range(30)), 20),
+    ("many.nt", "".join(f"<http://ex.org/a> <http://ex.org/r{i}> <http://ex.org/b> .\n" for i in range(30)), 20),
+])
+def test_too_many_distinct_predicates_are_refused(tmp_path, name, content, limit):
+    error = load_error(tmp_path, name, content, max_predicates=limit)
+    assert "more than 20 distinct predicates" in str(error) and "--max-predicates" in str(error)
+    assert load_text(tmp_path, name, content, max_predicates=40).triples
+
+
+def test_gzip_is_read_by_its_content_and_named_by_the_name_within(tmp_path):
+    graph = load_text(tmp_path, "kb.tsv.gz", gzip.compress(b"A\tr\tB\n"))
+    assert graph.format == "delimited" and pyoxigraph.Triple(ent("A"), rel("r"), ent("B")) in graph.triples
+    plain = load_text(tmp_path, "same.tsv", b"A\tr\tB\n")
+    assert graph.sha256 == plain.sha256  # the same KG, compressed or not
+
+
+def test_gzip_bomb_stops_at_the_limit(tmp_path):
+    bomb = gzip.compress(b"A|r|B\n" * 2_000_000)  # 12 MB from about 25 KB
+    error = load_error(tmp_path, "bomb.txt.gz", bomb, max_bytes=1024 * 1024)
+    assert str(error).endswith("larger than 1 MB when decompressed, the limit")
+
+
+def test_damaged_gzip_is_refused(tmp_path):
+    data = gzip.compress(b"A|r|B\n" * 1000 + bytes(range(256)) * 40)
+    assert "gzip file is damaged or cut short" in str(load_error(tmp_path, "kb.txt.gz", data[: len(data) // 2]))

@@ -411,7 +411,12 @@ def test_upload_turtle_shows_schema_and_switches(handlers, state, hub):
     assert back["select"]["value"] == hub.default_key and state.kg == hub.default_key
 
 
-def test_unreachable_endpoint_keeps_the_previous_kg(handlers, state):
+def test_unreachable_endpoint_keeps_the_previous_kg(tmp_path):
+    """Through an app started with --allow-private-endpoints: a loopback port where nothing listens."""
+    config = ScoutConfig(cache_dir=str(tmp_path / "cache"), endpoint_retries=0, query_timeout_s=5,
+                         allow_private_endpoints=True)
+    handlers = Handlers(Hub(Scout(config), default_spec=FILMS), csv_dir=tmp_path / "csv")
+    state = handlers.new_state()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -419,6 +424,17 @@ def test_unreachable_endpoint_keeps_the_previous_kg(handlers, state):
     assert "cannot reach the SPARQL endpoint" in view["status"] and view["state"].kg == state.kg
     view = _view(drain(handlers.open_endpoint("ftp://example.org", state)))
     assert "not an http(s) URL" in view["status"]
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8890/sparql", "http://localhost/sparql", "http://2130706433/",
+                                 "http://[::ffff:127.0.0.1]/sparql", "http://169.254.169.254/latest/meta-data/"])
+def test_endpoint_inside_is_refused_saying_why_and_how_to_allow_it(handlers, state, url):
+    """By default the app opens no endpoint on its own machine or network, and the message names the flag."""
+    view = _view(drain(handlers.open_endpoint(url, state)))
+    status = view["status"]
+    assert status.startswith("**Error:** refused to connect to ") and "--allow-private-endpoints" in status
+    assert any(why in status for why in ("loopback address", "cloud metadata address"))
+    assert view["state"].kg == state.kg and "Traceback" not in status
 
 
 def test_bootstrap_progress_cancel_and_resume(handlers, state, hub, monkeypatch):

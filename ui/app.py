@@ -106,7 +106,7 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
                     with gr.Column(scale=3):
                         upload = gr.File(
                             label="Upload triples: N-Triples, Turtle, RDF/XML, N-Quads, TriG, JSON-LD, "
-                                  "subject|relation|object, TSV or 3-column CSV "
+                                  "subject|relation|object, TSV or 3-column CSV, gzipped or not "
                                   f"(up to {config.max_upload_mb:g} MB)",
                             file_count="single", type="filepath", elem_id="kg-upload", height=140,
                         )

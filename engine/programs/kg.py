@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.config import ScoutConfig
 from kg_adapters.base import KGError, KGStore
 from kg_adapters.lexicon import RelationWords, lexicon_path, read_lexicon, with_lexicon, write_lexicon
-from kg_adapters.registry import open_store
+from kg_adapters.registry import StoreLimits, open_store
 from kg_adapters.schema import (
     InductionConfig,
     Schema,
@@ -42,15 +42,8 @@ class KnowledgeGraph:
 
     @classmethod
     def open(cls, spec: str | None, config: ScoutConfig) -> "KnowledgeGraph":
-        """Open a file, an endpoint URL, or (None) the default geography KG."""
-        store = open_store(
-            spec,
-            cache_dir=config.cache_dir,
-            max_bytes=config.max_upload_bytes,
-            timeout_s=config.query_timeout_s,
-            retries=config.endpoint_retries,
-        )
-        return cls.from_store(store, config)
+        """Open a file, an endpoint URL, or (None) the default geography KG, within the config's limits."""
+        return cls.from_store(open_store(spec, config.cache_dir, store_limits(config)), config)
 
     @classmethod
     def from_store(cls, store: KGStore, config: ScoutConfig) -> "KnowledgeGraph":
@@ -119,6 +112,19 @@ class KnowledgeGraph:
     def close(self) -> None:
         self.executor.close()
         self.store.close()
+
+
+def store_limits(config: ScoutConfig) -> StoreLimits:
+    """What a store opened under this config may cost, and whether an endpoint may be inside (kg_adapters.registry)."""
+    return StoreLimits(
+        max_bytes=config.max_upload_bytes,
+        timeout_s=config.query_timeout_s,
+        retries=config.endpoint_retries,
+        max_rows=config.max_answers,
+        max_predicates=config.max_predicates,
+        max_response_bytes=int(config.max_response_mb * 1024 * 1024),
+        allow_private_endpoints=config.allow_private_endpoints,
+    )
 
 
 def _with_edits(schema: Schema, edits: tuple[SchemaEdit, ...]) -> Schema:

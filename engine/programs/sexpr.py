@@ -175,6 +175,8 @@ _TOKEN = re.compile(
     )""",
     re.VERBOSE,
 )
+_IRI_BODY = re.compile(r'[^<>"{}|^`\\\s]*')
+MAX_DEPTH = 100  # parentheses a program may nest; real ones nest a dozen, and the parser recurses
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
@@ -209,7 +211,9 @@ def parse(text: str) -> Program:
     if not text.strip():
         raise ProgramError("the program is empty")
     try:
-        parser = _Parser(_tokenize(text), len(text))
+        tokens = _tokenize(text)
+        _check_depth(tokens)
+        parser = _Parser(tokens, len(text))
         program = parser.program()
         if parser.i < len(parser.tokens):
             tok = parser.tokens[parser.i]
@@ -218,6 +222,15 @@ def parse(text: str) -> Program:
         return program
     except ProgramError as err:
         raise err.with_text(text) from None
+
+
+def _check_depth(tokens: list[_Tok]) -> None:
+    """Refuse deep nesting before the recursive parser (and every tree walk after it) meets it."""
+    depth = 0
+    for tok in tokens:
+        depth += (tok.kind == "open") - (tok.kind == "close")
+        if depth > MAX_DEPTH:
+            raise ProgramError(f"the program nests deeper than {MAX_DEPTH} parentheses", tok.pos)
 
 
 class _Parser:
@@ -422,6 +435,24 @@ def quote_label(label: str) -> str:
     return '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _relation_text(name: str) -> str:
+    """A relation's name as it parses back: `<ex:p>` for a prefixed name or an IRI, else bare. A name
+    typed bare that holds what an IRI may not (`a:b>`) stays bare, as it was typed."""
+    iri_ok = _IRI_BODY.fullmatch(name) is not None
+    if iri_ok and (":" in name or not _is_bare(name)):
+        return f"<{name}>"
+    return name
+
+
+def _is_bare(name: str) -> bool:
+    """Whether the name reads back, unquoted, as this one relation name (one atom, not a number)."""
+    try:
+        tokens = _tokenize(name)
+    except ProgramError:
+        return False
+    return len(tokens) == 1 and tokens[0].kind == "atom" and tokens[0].text == name and _literal(tokens[0]) is None
+
+
 # The head each operator is written with; Superlative, Compare and Aggregate write their `op`.
 _HEAD: dict[type, str] = {
     Reverse: "R", Chain: "JOIN", Join: "JOIN", And: "AND", Or: "OR", Not: "NOT",
@@ -442,7 +473,7 @@ _PRINT: dict[type, Callable[[Node], str]] = {
     Entity: lambda n: f"<{n.ref}>" if n.is_iri else quote_label(n.ref),
     Literal: lambda n: n.value,
     Class: lambda n: n.name,
-    Relation: lambda n: f"<{n.name}>" if ":" in n.name else n.name,
+    Relation: lambda n: _relation_text(n.name),
     **dict.fromkeys(_HEAD, _operator_text),
 }
 

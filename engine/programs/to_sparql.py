@@ -2,7 +2,8 @@
 
 Each set-valued node becomes graph patterns that bind one variable to the members
 of its set; the rules live in one table, `RULES`, keyed by node class. Every IRI
-and literal goes through `iri()` / `string()` so that no label can inject SPARQL.
+and literal goes through `iri()` / `string()` (engine/programs/terms.py) so that no
+label can inject SPARQL.
 
 Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in
 superlatives, and the program's own entities never among its answers. A walk
@@ -20,7 +21,6 @@ rules (le/ge spelled out, no VALUES in a UNION branch or pinning NOT EXISTS' var
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -50,6 +50,7 @@ from .sexpr import (
     entities,
     members,
 )
+from .terms import iri, keyword, string
 from .validate import class_info, relation_info
 
 ANSWER_VAR = "x"
@@ -57,27 +58,10 @@ LABEL_VAR = "label"
 COUNT_VAR = "count"  # COUNT's answer; for SUM and AVG, how many values went into the number
 NUMBER_VAR = "number"  # the answer of SUM and AVG
 
-_IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
-_STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _DATATYPE = {"integer": XSD + "integer", "decimal": XSD + "decimal", "date": XSD + "date"}
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
-
-
-def iri(value: str) -> str:
-    """An IRI term; refuses characters that could end the IRI and start SPARQL."""
-    if not value or _IRI_FORBIDDEN.search(value):
-        raise ProgramError(f"not a valid IRI: {value!r}")
-    return f"<{value}>"
-
-
-def string(value: str, datatype: str | None = None, lang: str | None = None) -> str:
-    """A literal term, escaped per the SPARQL grammar (ECHAR)."""
-    body = '"' + "".join(_STRING_ESCAPES.get(ch, ch) for ch in value) + '"'
-    if lang:
-        if not re.fullmatch(r"[A-Za-z]+(-[A-Za-z0-9]+)*", lang):
-            raise ProgramError(f"not a valid language tag: {lang!r}")
-        return f"{body}@{lang}"
-    return f"{body}^^{iri(datatype)}" if datatype else body
+_BEST = {"ARGMAX": "MAX", "ARGMIN": "MIN"}
+_AGGREGATE = {"SUM": "SUM", "AVG": "AVG"}
 
 
 @dataclass
@@ -111,7 +95,7 @@ def _term(node: Node, ctx: _Context) -> str | None:
             raise ProgramError(f"entity {node.ref!r} has not been resolved to an IRI", node.pos)
         return iri(node.iri or node.ref)
     if isinstance(node, Literal):
-        return string(node.value, _DATATYPE[node.kind])
+        return string(node.value, keyword(_DATATYPE, node.kind, node, "kind of value"))
     return None
 
 
@@ -140,11 +124,7 @@ def _membership(info: ClassInfo, var: str) -> str:
     return " UNION ".join(branches)
 
 
-def _entity(node: Entity, var: str, ctx: _Context) -> Patterns:
-    return [f"VALUES {var} {{ {_term(node, ctx)} }}"]
-
-
-def _literal(node: Literal, var: str, ctx: _Context) -> Patterns:
+def _constant(node: Entity | Literal, var: str, ctx: _Context) -> Patterns:
     return [f"VALUES {var} {{ {_term(node, ctx)} }}"]
 
 
@@ -264,7 +244,7 @@ def _superlative(node: Superlative, var: str, ctx: _Context) -> Patterns:
     (JOIN (R country) (ARGMAX City population)))`'s walk first (24,000 x 1,000 rows), past the 20 s deadline."""
     value, best, inner_var, inner_value = ctx.var("val"), ctx.var("best"), ctx.var(), ctx.var("val")
     inner = " ".join(_measured(node, inner_var, inner_value, ctx, own=False))
-    best_of = f"{{ SELECT ({'MAX' if node.op == 'ARGMAX' else 'MIN'}({inner_value}) AS {best}) WHERE {{ {inner} }} }}"
+    best_of = f"{{ SELECT ({keyword(_BEST, node.op, node)}({inner_value}) AS {best}) WHERE {{ {inner} }} }}"
     return [_distinct(_measured(node, var, value, ctx) + [best_of, f"FILTER({value} = {best})"], var, ctx)]
 
 
@@ -297,6 +277,7 @@ def _degree(arg: Node, degree: Degree, member: str, value: str, ctx: _Context) -
 
 
 def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
+    keyword(_COMPARE, node.op, node)
     value = ctx.var("val")
     if isinstance(node.value, Entity):  # the entity's own value; the entity itself is never an answer
         reference, other = _term(node.value, ctx), ctx.var("ref")
@@ -316,8 +297,8 @@ def _test(op: str, value: str, bound: str) -> str:
 
 
 RULES: dict[type, Callable[[Node, str, _Context], Patterns]] = {
-    Entity: _entity,
-    Literal: _literal,
+    Entity: _constant,
+    Literal: _constant,
     Class: _class,
     Join: _join,
     And: _and,
@@ -371,8 +352,9 @@ def _aggregate_query(program: Aggregate, ctx: _Context) -> str:
     "no values" (no answer) from a total of 0."""
     answer, value = f"?{ANSWER_VAR}", ctx.var("val")
     pairs = _path(program.path, answer, value, ctx) + [f"FILTER(isNumeric({value}))"]
+    total = keyword(_AGGREGATE, program.op, program)
     return (
-        f"SELECT ({program.op}({value}) AS ?{NUMBER_VAR}) (COUNT({value}) AS ?{COUNT_VAR}) WHERE {{\n"
+        f"SELECT ({total}({value}) AS ?{NUMBER_VAR}) (COUNT({value}) AS ?{COUNT_VAR}) WHERE {{\n"
         f"  {{ SELECT DISTINCT {answer} {value} WHERE {{\n{_members(program.arg, ctx, *pairs, indent='    ')}\n"
         f"  }} }}\n}}"
     )

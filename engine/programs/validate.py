@@ -100,7 +100,12 @@ def _set_types(node: Node, schema: Schema) -> Types:
 
 # ------------------------------------------------------------------ sets
 def _class(node: Class, schema: Schema) -> Types:
-    return frozenset({class_info(node, schema).name})
+    """A class listed on its own: only a class of entities (a class of values can only narrow a set, in AND)."""
+    info = class_info(node, schema)
+    if info.is_literal:
+        raise ProgramError(f"{node.name!r} is a class of values; it can only narrow another set, "
+                           f"as in (AND {node.name} ...)", node.pos)
+    return frozenset({info.name})
 
 
 def _join(node: Join, schema: Schema) -> Types:
@@ -114,7 +119,8 @@ def _join(node: Join, schema: Schema) -> Types:
 def _and(node: And, schema: Schema) -> Types:
     if isinstance(node.left, Not) and isinstance(node.right, Not):
         raise ProgramError("AND of two NOTs has no set to take members from; make one operand a set", node.pos)
-    left, right = (_operand_types(side, schema) for side in (node.left, node.right))
+    left, right = (_operand_types(side, other, schema) for side, other in ((node.left, node.right),
+                                                                           (node.right, node.left)))
     _require_overlap(schema, left, right, node.right)
     if isinstance(node.right, Not):
         return left
@@ -125,8 +131,11 @@ def _and(node: And, schema: Schema) -> Types:
     return left & right or left | right  # classes that share members: each member is of both
 
 
-def _operand_types(node: Node, schema: Schema) -> Types:
-    """An AND operand: a set, or NOT of a set (the one place NOT may stand)."""
+def _operand_types(node: Node, other: Node, schema: Schema) -> Types:
+    """An AND operand: a set, or NOT of a set (the one place NOT may stand), or a class that narrows the
+    other operand, a set (the one place a class of values may stand)."""
+    if isinstance(node, Class) and not isinstance(other, (Class, Not)):
+        return frozenset({class_info(node, schema).name})
     return _set_types(node.arg if isinstance(node, Not) else node, schema)
 
 
