@@ -25,6 +25,8 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
         return question.asks_count and counts_named(question) and counts_the_named_class(question, cand)
     if question.asks_count and one_amount(cand):
         return True
+    if question.asks_count and counts_named(question):
+        return False  # "how many countries have fewer than ..." is answered by a count, not by the countries
     nodes = {type(node) for node in walk(cand.program)}
     if question.asks_yes_no and In not in nodes:  # a yes/no question: IN only, whatever else it asks
         return False
@@ -54,14 +56,15 @@ def counts_named(question: Question) -> bool:
 
 
 def counts_the_named_class(question: Question, cand: ProgramCandidate) -> bool:
-    """Whether a COUNT counts the class "how many" names, where it names one: "how many people are in the X
-    department" counts the department's people, not the cities it is based in."""
+    """Whether a COUNT counts only the class "how many" names, where it names one: "how many people are in the X
+    department" counts the department's people, not the cities it is based in, and "how many countries have
+    fewer than ..." the countries among the places that do."""
     match = _HOW_MANY.search(question.text)
     if match is None or cand.counted is None:
         return True
     span = set(words_of(match.group(1)))
     named = {name for name, words in question.class_words.items() if span & words}
-    return not named or bool(named & cand.counted)
+    return not named or bool(cand.counted) and cand.counted <= named
 
 
 def one_amount(cand: ProgramCandidate) -> bool:

@@ -30,6 +30,7 @@ from engine.programs.sexpr import (
     In,
     Join,
     Literal,
+    Node,
     Not,
     Or,
     Program,
@@ -38,6 +39,7 @@ from engine.programs.sexpr import (
     Reverse,
     Superlative,
     is_set,
+    relation_name,
     relations,
     to_text,
     walk,
@@ -300,10 +302,15 @@ def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
 
 
 def _and_class(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
-    """AND with a class the question names, where the answers are of several classes."""
+    """AND with a class the question names, where the answers are of several classes; and, where the question
+    asks for a count, its COUNT in the same step: "how many countries have fewer than ..." is that count, and a
+    step later the search has stopped on a count of something else."""
     for name in q.classes:
         if cand.types is None or (name in cand.types and cand.types != frozenset({name})):
-            yield en.typed(And(Class(name), cand.program), cand.anchors, parent=cand)
+            narrowed = en.typed(And(Class(name), cand.program), cand.anchors, parent=cand)
+            yield narrowed
+            if narrowed is not None:
+                yield from _count(en, q, narrowed, partners)
 
 
 def _count(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
@@ -322,9 +329,19 @@ def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners:
     superlative ("capitals of the countries that border Spain" had the capital of the smallest)."""
     if not q.asks_superlative or cand.size <= 1 or _ranked_enough(q, cand.program):
         return
-    for path in en.numeric_paths(cand.types):
+    paths = en.numeric_paths(cand.types)
+    own = any(not isinstance(path, Chain) for path in paths)
+    for path in paths:
+        if own and isinstance(path, Chain) and not _spelt(q, path.second):
+            continue  # the things' own value ranks them: "the largest city" is no city of the largest country
         for op in q.rankings:
             yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
+
+
+def _spelt(q: Question, rel: Node) -> bool:
+    """Whether the question's own words (not an adjective of dimension alone) spell the relation."""
+    spelling = q.named_relations.get(relation_name(rel)) if isinstance(rel, (Relation, Reverse)) else None
+    return spelling is not None and bool(spelling.by_verb | spelling.by_noun)
 
 
 def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,

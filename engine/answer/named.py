@@ -36,6 +36,8 @@ from engine.programs.sexpr import (
     walk,
 )
 from lemminflect import getAllLemmas
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
 
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema
@@ -56,11 +58,31 @@ class Spelling:
     by_noun: frozenset[str]
     times: int = 1  # how often the question writes it: "X 's award_nominations 's award_nominations" twice
     by_back_noun: frozenset[str] = frozenset()  # its lexicon's words for its subjects ("kid" for `parent`)
+    # adjectives of the dimension it holds ("smallest" for `area`): only of the ranked things' own value, so not
+    # where the relation is read at the far end of a chain ("the largest city" is no city in the largest country)
+    by_dimension: frozenset[str] = frozenset()
 
     @property
     def words(self) -> frozenset[str]:
         """Every question word that spells the relation, however it is walked."""
-        return self.by_verb | self.by_noun | self.by_back_noun
+        return self.by_verb | self.by_noun | self.by_back_noun | self.by_dimension
+
+
+# English adjectives of dimension and the nouns that name what they measure: "the smallest country" ranks by a
+# size, "the highest peak" by a height, "the most populous" by a population. Grammar, not a domain: which
+# relation holds the dimension is read from the KG's own labels and lexicon. The rankings ("smallest" goes down)
+# are `degree.py`'s; this says only which attribute a ranking's adjective names.
+DIMENSIONS = {
+    ("large", "big", "small", "little", "tiny", "huge", "vast"): ("size", "area", "extent", "surface"),
+    ("high", "tall", "low"): ("height", "elevation", "altitude"),
+    ("long", "short"): ("length",),
+    ("heavy", "light"): ("weight", "mass"),
+    ("deep", "shallow"): ("depth",),
+    ("wide", "broad", "narrow"): ("width", "breadth"),
+    ("populous",): ("population",),
+    ("fast", "slow", "quick"): ("speed", "velocity"),
+}
+_DIMENSION_OF = {adjective: nouns for adjectives, nouns in DIMENSIONS.items() for adjective in adjectives}
 
 
 class NamedRelations:
@@ -69,33 +91,78 @@ class NamedRelations:
     def __init__(self, schema: Schema):
         self._readings: dict[str, list[Reading]] = {}
         self._back: dict[str, frozenset[str]] = {}  # the lexicon's words for a relation's subjects, all forms
+        self._measures: dict[str, frozenset[str]] = {}  # relation -> the dimension nouns among its own words
+        dimension_nouns = {noun for nouns in DIMENSIONS.values() for noun in nouns}
         for rel in schema.relations:
             readings = [_reading(text) for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))]
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
             readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in rel.words]
+            measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
+            if measures:
+                self._measures[rel.name] = frozenset(measures)
             if any(readings):
                 self._readings[rel.name] = [r for r in readings if r]
             back = frozenset(form for text in rel.reverse_words for forms, _ in _reading(text) for form in forms)
             if back:
                 self._back[rel.name] = back
+        self._vocabulary = sorted({form for readings in self._readings.values() for reading in readings
+                                   for forms, _ in reading for form in forms} | set().union(*self._back.values()))
 
     def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
         """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
         names, which are left out."""
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
-        counts = Counter(words_of(text))
+        counts = self._corrected(Counter(words_of(text)))
         tokens = set(counts)
+        graded = _dimension_words(tokens)
         found = {}
         for name in self._readings.keys() | self._back.keys():
             readings = self._readings.get(name, ())
             verbs = {t for reading in readings for forms, verb in reading if verb for t in forms & tokens}
             nouns = {t for reading in readings for forms, verb in reading if not verb for t in forms & tokens}
+            sized = {word for word, measured in graded.items() if self._measures.get(name, frozenset()) & set(measured)}
             back = self._back.get(name, frozenset()) & tokens
-            if verbs or nouns or back:
-                found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in verbs | nouns | back),
-                                       frozenset(back))
+            if verbs or nouns or back or sized:
+                found[name] = Spelling(frozenset(verbs), frozenset(nouns),
+                                       max(counts[t] for t in verbs | nouns | back | sized), frozenset(back),
+                                       frozenset(sized))
         return found
+
+
+    def _corrected(self, counts: Counter[str]) -> Counter[str]:
+        """The question's words with a misspelt relation word put right: "capitol" spells `capital`. Only a word
+        no relation reading has, of TYPO_MIN_LETTERS or more, one edit (two from TYPO_TWO_EDITS letters) from
+        exactly one word of the readings, so that a real word is not read as another ("county" stays, where a
+        KG has both)."""
+        out: Counter[str] = Counter()
+        known = set(self._vocabulary)
+        for token, n in counts.items():
+            if token in known or token in STOP or len(token) < TYPO_MIN_LETTERS:
+                out[token] += n
+                continue
+            edits = 2 if len(token) >= TYPO_TWO_EDITS else 1
+            hits = process.extract(token, self._vocabulary, scorer=Levenshtein.distance, score_cutoff=edits, limit=3)
+            best = [h[0] for h in hits if h[1] == min(h[1] for h in hits)] if hits else []
+            out[best[0] if len(best) == 1 else token] += n
+        return out
+
+
+# A misspelt relation word (NamedRelations._corrected): as long as the linker's single-word typos of names.
+TYPO_MIN_LETTERS = 5
+TYPO_TWO_EDITS = 9
+
+
+def _dimension_words(tokens: set[str]) -> dict[str, tuple[str, ...]]:
+    """{question word: the dimension nouns it names}: "smallest", "larger", "populous" (by the adjective's lemma)."""
+    out = {}
+    for token in tokens:
+        lemmas = getAllLemmas(token).get("ADJ", ())
+        for lemma in (token, *lemmas):
+            if lemma in _DIMENSION_OF:
+                out[token] = _DIMENSION_OF[lemma]
+                break
+    return out
 
 
 def _reading(text: str) -> Reading:
@@ -135,10 +202,13 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     relation walked twice, which a program that walks it once spells half of."""
     spelt: Counter[str] = Counter()
     written: dict[str, int] = {}
+    far = {relation_name(node.second) for node in walk(program)
+           if isinstance(node, Chain) and isinstance(node.second, (Relation, Reverse))}
     for name, toward_objects in walks(program):
         spelling = named.get(name)
         if spelling is not None:
-            for word in spelling.by_verb | (spelling.by_noun if toward_objects else spelling.by_back_noun):
+            sized = spelling.by_dimension if toward_objects and name not in far else frozenset()
+            for word in spelling.by_verb | (spelling.by_noun | sized if toward_objects else spelling.by_back_noun):
                 spelt[word] += 1
                 written[word] = max(written.get(word, 1), spelling.times)
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)

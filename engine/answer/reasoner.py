@@ -59,8 +59,10 @@ log = logging.getLogger(__name__)
 # the entities it was walked from; 33: first names name people, the relation lexicon spells relations; 34: a
 # superlative a relation's reading spells asks for no ranking, "what is the <relation noun>" asks for its objects;
 # 35: an experiment, not adopted; 36: WordNet's nouns of persons name classes of people, a COUNT counts the class
-# "how many" names, "first" and "last" rank)
-REASONER_VERSION = 36
+# "how many" names, "first" and "last" rank; 37: a count fits "how many <class>" alone, an AND with a class is
+# counted in the same step, adjectives of dimension spell the relation holding it, and a ranking reads the
+# things' own value unless the question spells the chain)
+REASONER_VERSION = 37
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
