@@ -115,6 +115,7 @@ def generated_rows(counts: dict[str, int], seed_: int, work: Path) -> list[Row]:
     scout = Scout(ScoutConfig(cache_dir=str(_with_models(work / "ask")), model="smollm2-135m"))
     films = scout.open(str(tp.FIXTURES / "tiny_films.psv"))
     films.kg.adopt_names(tp.FILM_NAMES)
+    films.ask("who directed Alien?")  # loading the models and the label index is no input's time
     inner = lambda test: test.hypothesis.inner_test  # noqa: E731 - the property's own body
     plan = [
         ("programs: print and parse back", (tp.PROGRAMS,), inner(tp.test_every_program_prints_and_parses_back_to_itself)),
