@@ -34,6 +34,12 @@ class ScoutConfig:
     # machine or network (kg_adapters.url_guard). The command line always may: it runs as its user.
     allow_private_endpoints: bool = field(default=False, metadata={
         "help": "let the app open SPARQL endpoints on loopback, private, link-local or cloud metadata addresses"})
+    # Disk in a public app: every distinct upload builds a store, so each browser session has a quota and stores
+    # nobody has used for a while are removed (kg_adapters.store_cache). App only: the command line runs as its user.
+    session_quota_mb: float = field(default=1000.0, metadata={
+        "help": "disk one browser session's uploads and the stores built for them may take"})
+    store_idle_hours: float = field(default=24.0, metadata={
+        "help": "stores of uploaded KGs that no session has used for this long are removed (0: never)"})
     # --- models
     model: str = field(default="qwen2.5-coder-0.5b", metadata={"help": "named model, local dir or hub id"})
     embedder: str = field(default="all-MiniLM-L6-v2", metadata={"help": "sentence embedding model"})
@@ -79,12 +85,16 @@ class ScoutConfig:
     def max_upload_bytes(self) -> int:
         return int(self.max_upload_mb * 1024 * 1024)
 
+    @property
+    def session_quota_bytes(self) -> int:
+        return int(self.session_quota_mb * 1024 * 1024)
+
     def replace(self, **changes) -> "ScoutConfig":
         return dataclasses.replace(self, **changes)
 
 
 # Fields that only the app reads: the command line leaves them out of its flags.
-APP_ONLY_FIELDS = ("allow_private_endpoints",)
+APP_ONLY_FIELDS = ("allow_private_endpoints", "session_quota_mb", "store_idle_hours")
 
 # The fields that change how a question is answered, not what is explored or stored: what a benchmark of the
 # reasoner may vary on corpora built once.

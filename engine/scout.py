@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from kg_adapters import store_cache
+
 from engine.answer import followup
 from engine.answer.reasoner import MAX_QUESTION_CHARS
 from engine.bootstrap.build import BootstrapResult, Progress, bootstrap, prepare_schema
@@ -86,6 +88,16 @@ class Scout:
             corpus_dir = default_corpus_dir(spec, kg.fingerprint, self.config)
         return KGSession(self, kg, Corpus(corpus_dir), name=Path(spec).name if spec else "World geography (default)")
 
+    def sweep_stores(self, keep: list[str]) -> store_cache.Sweep:
+        """Remove the stores no open KG uses (`keep`: their folders) that sat idle past `store_idle_hours`, and
+        what killed builds left behind."""
+        return store_cache.sweep(self.config.cache_dir, self.config.store_idle_hours * 3600, keep)
+
+    @staticmethod
+    def remove_store(folder: str) -> int:
+        """Delete a store now (a closed KG's); the bytes freed."""
+        return store_cache.remove(folder)
+
 
 @dataclass
 class KGSession:
@@ -154,6 +166,28 @@ class KGSession:
         written = {r.program for r in self._reasoner.records}
         todo = [p for p in self.corpus.programs() if p.program not in written]
         self._reasoner.add_records(reading_records(todo, self.kg.schema))
+
+    # ------------------------------------------------------------ disk
+    @property
+    def store_folder(self) -> str | None:
+        """The folder of the KG's embedded store; None for an endpoint."""
+        return self.kg.store.info.extra.get("folder")
+
+    def disk_bytes(self) -> int:
+        """What the KG's store takes on disk (0 for an endpoint)."""
+        return store_cache.folder_bytes(self.store_folder) if self.store_folder else 0
+
+    def touch(self) -> None:
+        """Mark the store as used now, so a sweep leaves it (kg_adapters.store_cache)."""
+        if self.store_folder:
+            store_cache.touch(self.store_folder)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._reasoner is not None:
+                self._reasoner.close()
+            self._reasoner = self._labels = None
+        self.kg.close()
 
     def update_schema(self, edits: list) -> None:
         """The user's labels and descriptions (kg_adapters.schema.SchemaEdit); they shape the questions the

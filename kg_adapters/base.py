@@ -64,8 +64,18 @@ class QueryTimeout(KGError):
     """A query ran past its time limit."""
 
 
-class EndpointUnreachable(KGError):
+class StoreFault(KGError):
+    """The store gave nothing usable for a reason that is not the query's: it could not be reached, or it
+    answered with garbage. Unlike a refused query or a timeout, asking again later may work, so nothing
+    learnt during the fault is kept as if it were the graph's answer (no memo, no shrunken exploration)."""
+
+
+class EndpointUnreachable(StoreFault):
     """A remote endpoint could not be reached after the configured retries."""
+
+
+class BadAnswer(QueryError, StoreFault):
+    """An endpoint answered, but not with SPARQL results (an error page, garbage, a malformed row)."""
 
 
 class EndpointRefused(KGError):

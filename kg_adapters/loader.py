@@ -338,9 +338,11 @@ def _delimiter_for(line: str) -> str | None:
     for delimiter in ("|", "\t"):
         if len(line.split(delimiter)) == 3:
             return delimiter
-    if len(next(csv.reader([line]))) == 3:
-        return ","
-    return None
+    try:
+        fields = next(csv.reader([line]))
+    except csv.Error:  # a lone carriage return inside the line (found by bench.hostile): no CSV line
+        return None
+    return "," if len(fields) == 3 else None
 
 
 def _data_lines(text: str, limit: int = 50) -> list[str]:

@@ -59,6 +59,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from . import url_guard
 from .base import (
     XSD,
+    BadAnswer,
     Bindings,
     EndpointRefused,
     EndpointUnreachable,
@@ -324,7 +325,7 @@ class SparqlEndpointStore:
             names = tuple(data["head"].get("vars", ()))
         except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
             kind = headers.get("content-type", "unknown content")
-            raise QueryError(
+            raise BadAnswer(
                 f"{self.url} did not answer with SPARQL JSON results (got {kind}: {_trim(body[:200].decode('utf-8', 'replace'))!r})"
             ) from None
         if "results" not in data:
@@ -339,7 +340,7 @@ class SparqlEndpointStore:
                 tuple(_term(solution.get(name)) for name in names) for solution in solutions[: self.max_rows]
             )
         except (KeyError, TypeError, AttributeError) as err:
-            raise QueryError(f"{self.url} sent a malformed result row: {err!r}") from None
+            raise BadAnswer(f"{self.url} sent a malformed result row: {err!r}") from None
         return Bindings(names, rows, truncated, 0.0)
 
 

@@ -568,3 +568,11 @@ def test_gzip_bomb_stops_at_the_limit(tmp_path):
 def test_damaged_gzip_is_refused(tmp_path):
     data = gzip.compress(b"A|r|B\n" * 1000 + bytes(range(256)) * 40)
     assert "gzip file is damaged or cut short" in str(load_error(tmp_path, "kb.txt.gz", data[: len(data) // 2]))
+
+
+def test_a_lone_carriage_return_is_refused_with_a_message(tmp_path) -> None:
+    """Found by bench.hostile: csv's reader raised its own error for a '\\r' inside an unquoted field."""
+    path = tmp_path / "x.csv"
+    path.write_bytes(b"a,b\rc,d\n")
+    with pytest.raises(LoadError, match="expected subject,relation,object"):
+        parse_file(path)

@@ -62,6 +62,7 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
     h = Handlers(hub)
     if preload:
         hub.warm_up()
+    hub.start_sweeping()
     config = scout.config
 
     def table(rows, columns):
@@ -74,7 +75,10 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
         view[10] = table(view[10], render.CORPUS_COLUMNS)
         return tuple(view)
 
-    with gr.Blocks(title="KG Scout", analytics_enabled=False) as demo:
+    # Gradio's copies of uploaded files go with the stores built from them (kg_adapters.store_cache).
+    idle_s = int(config.store_idle_hours * 3600)
+    delete_cache = (max(60, min(3600, idle_s // 4)), idle_s) if idle_s > 0 else None
+    with gr.Blocks(title="KG Scout", analytics_enabled=False, delete_cache=delete_cache) as demo:
         state = gr.State(None)
         gr.Markdown(INTRO)
         with gr.Row(equal_height=True):

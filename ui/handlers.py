@@ -353,9 +353,14 @@ class Handlers:
                 state, f"{name} is {size / 1e6:,.1f} MB; the limit is {limit / 1e6:,.0f} MB. "
                        "Query a large graph through a SPARQL endpoint instead.")
             return
+        quota = self.hub.scout.config.session_quota_bytes
+        if state.disk_used + size > quota:
+            yield self._kg_error_view(state, _over_quota(name, state.disk_used, quota))
+            return
         view = list(self.kg_view(state))
         view[1] = f"Loading **{render.md_escape(name)}** ({size / 1e6:,.2f} MB) and reading its schema…"
         yield tuple(view)
+        opened_before = set(self.hub.keys())
         try:
             key = self.hub.open(str(path))
         except Exception as err:  # noqa: BLE001 - KGError/LoadError messages are written for users
@@ -363,7 +368,23 @@ class Handlers:
                 log.warning("opening %s failed", path, exc_info=True)
             yield self._kg_error_view(state, f"Could not load {name}: {render.error_text(err)}")
             return
+        if not self._charge(state, key, size, new=key not in opened_before):
+            yield self._kg_error_view(state, _over_quota(name, state.disk_used, quota))
+            return
         yield self._switch_to(state, key, f"Loaded **{render.md_escape(key)}**.")
+
+    def _charge(self, state: SessionState, key: str, size: int, new: bool) -> bool:
+        """Charge the session for what its upload added to the disk: the file, and the store when this upload
+        built it (a KG already open costs nothing more). Over the quota, a store it built is removed again."""
+        if key in state.uploads:
+            return True
+        cost = size + (self.hub.session(key).disk_bytes() if new else 0)
+        if state.disk_used + cost > self.hub.scout.config.session_quota_bytes:
+            if new:
+                self.hub.remove_store(key)
+            return False
+        state.uploads[key] = cost
+        return True
 
     def open_endpoint(self, url: str, state: SessionState) -> Iterator[tuple]:
         state = self._ensure(state)
@@ -483,6 +504,12 @@ class Handlers:
                 log.warning("running %r failed", text, exc_info=True)
             return (_note(render.error_text(err)), "")
         return (render.execution_markdown(execution), render.execution_details(execution))
+
+
+def _over_quota(name: str, used: int, quota: int) -> str:
+    return (f"{name} was not loaded: this session's uploads would take more than its disk quota of "
+            f"{quota / 1e6:,.0f} MB ({used / 1e6:,.1f} MB used). The server's operator sets it with "
+            "--session-quota-mb.")
 
 
 # ---------------------------------------------------------------------- small engine readers

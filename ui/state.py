@@ -6,6 +6,11 @@ the bootstrap jobs, which run in background threads so that a closed tab or a ch
 in another session never stops or waits for them. A `SessionState` lives in a
 `gr.State`: plain data only (Gradio deep-copies the initial value per session),
 naming the KGs that session opened and the one it is asking.
+
+Disk: each session is charged for what its uploads added (the file and a store built for it) and may not
+pass `session_quota_mb`; the Hub notes when each KG was last used and, every few minutes, closes uploaded KGs
+idle past `store_idle_hours` and has their stores removed (kg_adapters.store_cache), with what killed builds
+left behind. The KGs opened at start are never removed.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+TOUCH_EVERY_S = 60.0  # how often a used store's LAST_USED marker is refreshed
+SWEEP_EVERY_S = 600.0  # how often idle stores are looked for (more often when the idle time is short)
+
 
 @dataclass
 class SessionState:
@@ -30,6 +38,11 @@ class SessionState:
     last_kg: str | None = None  # the KG that question was asked of
     last_turn: object | None = None  # engine.answer.followup.Turn of the last answer: what a follow-up refers to
     csv_path: str | None = None
+    uploads: dict[str, int] = field(default_factory=dict)  # Hub key -> disk bytes this session's upload added
+
+    @property
+    def disk_used(self) -> int:
+        return sum(self.uploads.values())
 
 
 @dataclass
@@ -61,8 +74,11 @@ class Hub:
         self._sessions: dict[str, Any] = {}  # key -> engine.scout.KGSession
         self._keys_by_fingerprint: dict[str, str] = {}
         self._jobs: dict[str, BootstrapJob] = {}
+        self._used: dict[str, float] = {}  # key -> time.monotonic() of its last use
+        self._touched: dict[str, float] = {}  # key -> when its store's LAST_USED marker was last refreshed
         self.default_spec = default_spec  # None: the embedded geography KG
         self.default_key = self.open(default_spec, default_corpus)
+        self._pinned = {self.default_key}  # opened at start: never swept
 
     # ------------------------------------------------------------ KGs
     def open(self, spec: str | None, corpus_dir: str | None = None, name: str | None = None) -> str:
@@ -97,9 +113,68 @@ class Hub:
     def session(self, key: str):
         with self._lock:
             found = self._sessions.get(key)
+            self._used[key] = now = time.monotonic()
+            stale = now - self._touched.get(key, -TOUCH_EVERY_S) >= TOUCH_EVERY_S
+            if stale:
+                self._touched[key] = now
         if found is None:
             raise KeyError(f"no open KG called {key!r}")
+        if stale:
+            found.touch()
         return found
+
+    def drop(self, key: str) -> None:
+        """Close a KG and forget it (its store folder stays until a sweep; `remove_store` deletes it now)."""
+        with self._lock:
+            session = self._sessions.pop(key, None)
+            if session is not None:
+                self._keys_by_fingerprint.pop(session.kg.fingerprint, None)
+            self._used.pop(key, None)
+            self._touched.pop(key, None)
+        if session is not None:
+            session.close()
+
+    def remove_store(self, key: str) -> None:
+        """Drop a KG whose store this process built, and delete the store now (an upload over quota)."""
+        session = self.session(key)
+        folder = session.store_folder
+        self.drop(key)
+        if folder:
+            self.scout.remove_store(folder)
+
+    def sweep(self, now: float | None = None):
+        """Close uploaded KGs idle past `store_idle_hours` (no bootstrap running) and remove unused stores."""
+        idle_s = self.scout.config.store_idle_hours * 3600
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            idle = [k for k in self._sessions if k not in self._pinned and idle_s > 0
+                    and now - self._used.get(k, now) > idle_s and not (k in self._jobs and self._jobs[k].running)]
+        for key in idle:
+            log.info("closing %s: unused for %.1f h", key, idle_s / 3600)
+            self.drop(key)
+        with self._lock:
+            keep = [s.store_folder for s in self._sessions.values() if s.store_folder]
+        swept = self.scout.sweep_stores(keep)
+        if swept.stores or swept.leftovers:
+            log.info("removed %d idle stores and %d leftovers (%.1f MB)", len(swept.stores), swept.leftovers,
+                     swept.freed_bytes / 1e6)
+        return swept
+
+    def start_sweeping(self) -> threading.Thread:
+        """Sweep now and then every few minutes, in the background, for as long as the process runs."""
+        every = max(1.0, min(SWEEP_EVERY_S, self.scout.config.store_idle_hours * 3600 / 4))
+
+        def work():
+            while True:
+                try:
+                    self.sweep()
+                except Exception:  # noqa: BLE001 - a failed sweep is retried at the next one
+                    log.warning("sweeping idle stores failed", exc_info=True)
+                time.sleep(every)
+
+        thread = threading.Thread(target=work, name="kgscout-sweep", daemon=True)
+        thread.start()
+        return thread
 
     def keys(self) -> list[str]:
         with self._lock:

@@ -33,6 +33,8 @@ import unicodedata
 from dataclasses import asdict, dataclass, replace
 from typing import Callable, Sequence
 
+from kg_adapters.base import StoreFault
+
 from engine.bootstrap.corpus import CorpusRecord
 from engine.bootstrap.readings import SOURCE as READING
 from engine.config import ScoutConfig
@@ -101,6 +103,7 @@ class QuestionResult:
     corpus_questions: int = 0  # corpus records the exemplars were drawn from
     corpus_readings: int = 0  # stand-in readings among them (engine.bootstrap.readings), while a corpus grows
     skipped: tuple[SkippedReading, ...] = ()  # readings that read the question better but were passed over
+    store_faults: int = 0  # queries the store failed (down, garbage, too slow): such a result is never memoized
 
     @property
     def answered(self) -> bool:
@@ -189,9 +192,14 @@ class Reasoner:
             return replace(hit, cached=True, timings=Timings(total=time.perf_counter() - started))
         try:
             result = self._answer(text, report, started)
+        except StoreFault as err:
+            log.warning("the KG did not answer %r: %s", text, err)
+            return _message_result(text, _fault_message(str(err), answered=False), started, store_faults=1)
         except Exception as err:  # noqa: BLE001 - the UI must get a reply, never a traceback
             log.exception("reasoning failed for %r", text)
             return _message_result(text, f"Something went wrong while answering: {err}", started)
+        if result.store_faults:  # an outage's answer is not the graph's: the next ask reasons again
+            return result
         self.memo.set(key, result)
         return result
 
@@ -226,6 +234,17 @@ class Reasoner:
 
     # ------------------------------------------------------------------ the pipeline
     def _answer(self, text: str, report: Callable[[str], None], started: float) -> QuestionResult:
+        executor = self.kg.executor
+        before = executor.faults + executor.timeouts  # queries that fail silently below still count here
+        result = self._reason(text, report, started)
+        failed = executor.faults + executor.timeouts - before
+        if not failed:
+            return result
+        message = _fault_message(executor.last_fault or "", answered=result.answered)
+        return replace(result, store_faults=failed,
+                       message=message if not result.answered else " ".join(filter(None, [message, result.message])))
+
+    def _reason(self, text: str, report: Callable[[str], None], started: float) -> QuestionResult:
         report("linking")
         t0 = time.perf_counter()
         question = self.reader.read(text)
@@ -356,6 +375,15 @@ class Reasoner:
             f"I found {names} in the graph, but no program built from it gave an answer. "
             "Try rephrasing, or ask about one relation at a time."
         )
+
+
+def _fault_message(fault: str, answered: bool) -> str:
+    """What the user reads when the KG stopped answering mid-question: what happened, and that asking again
+    later is worth it (nothing of the outage is remembered)."""
+    head = f"The knowledge graph did not answer every query ({fault})."
+    if answered:
+        return head + " This answer may miss what those queries would have found; ask again in a moment."
+    return head + " Please ask again in a moment."
 
 
 def _message_result(question: str, message: str, started: float, linked: tuple[Mention, ...] = (),

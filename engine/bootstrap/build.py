@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from kg_adapters.base import StoreFault
+
 from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
 
@@ -30,6 +32,10 @@ from .qgen import (
 
 class NothingToExplore(CorpusError):
     """The KG offers no walk that yields a program."""
+
+
+class StoreStopped(StoreFault):
+    """The KG stopped answering (or answered garbage) during exploration."""
 
 
 @dataclass(frozen=True)
@@ -168,13 +174,26 @@ def _explored(kg: KnowledgeGraph, corpus: Corpus, config: ScoutConfig, report) -
         )
     start = time.perf_counter()
     programs: list[ExploredProgram] = []
+    faults = kg.executor.faults
     for explored in explorer.explore(config.budget):
         programs.append(explored)
         report(Progress("explore", len(programs), config.budget, time.perf_counter() - start))
+        _check_store(kg, faults)
+    _check_store(kg, faults)
     if not programs:
         raise NothingToExplore("nothing can be explored: every walk over this KG came back empty")
     corpus.write_programs(programs)
     return programs
+
+
+def _check_store(kg: KnowledgeGraph, faults_before: int) -> None:
+    """A walk spoilt by a store that stopped answering would shrink the corpus for good (its programs are fixed
+    once written), so exploration stops instead, keeps nothing, and a rerun explores again with the same seed."""
+    if kg.executor.faults > faults_before:
+        raise StoreStopped(
+            f"the KG stopped answering while it was explored ({kg.executor.last_fault}); nothing explored was "
+            "kept. Start again when it answers: the bootstrap resumes from what was saved"
+        )
 
 
 def _record(explored: ExploredProgram, generated: GeneratedQuestion) -> CorpusRecord:

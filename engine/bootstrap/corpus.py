@@ -7,12 +7,18 @@ A corpus is a folder:
 
 Building is resumable by construction: the programs are fixed before any question
 is written, a record is appended only whole, and a restart skips every program
-that already has a record. A torn last line (kill -9 mid-write) is cut off on open.
-A corpus built for another KG fingerprint is refused.
+that already has a record. A torn last line (kill -9 mid-write) is cut off before
+the next append, so it can never glue itself to a new record; readers skip it. A
+write that fails (a full disk) is rolled back to the last whole line and reported
+as a CorpusError, so the corpus stays readable. Files written whole (manifest,
+programs) go through a temporary file, fsync and rename, and the folder is fsynced
+so the rename itself survives. A corpus built for another KG fingerprint is refused.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 from dataclasses import asdict, dataclass, field
@@ -126,7 +132,10 @@ class Corpus:
             handle.seek(offset)
             data = handle.read()
         whole = data[: data.rfind(b"\n") + 1]
-        records = [CorpusRecord.from_json(line) for line in whole.decode("utf-8").splitlines() if line.strip()]
+        try:
+            records = [CorpusRecord.from_json(line) for line in whole.decode("utf-8").splitlines() if line.strip()]
+        except (ValueError, TypeError, KeyError) as err:
+            raise CorpusError(f"{path} holds a damaged record ({err}); it was not written by KG Scout") from err
         return records, offset + len(whole)
 
     def repair(self) -> int:
@@ -145,21 +154,80 @@ class Corpus:
         return len(data) - keep
 
     def append(self, record: CorpusRecord) -> None:
-        """Append one whole line and fsync it, so a kill never loses a finished record."""
+        """Append one whole line and fsync it, so a kill never loses a finished record.
+
+        A torn line a kill left at the end is cut off first (else the new record would be glued to it and
+        both lost); a write that fails half way is cut back, and raises CorpusError saying why."""
         self.folder.mkdir(parents=True, exist_ok=True)
         line = (record.to_json() + "\n").encode("utf-8")
-        fd = os.open(self.folder / RECORDS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(self.folder / RECORDS, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(fd, line)
-            os.fsync(fd)
+            fcntl.flock(fd, fcntl.LOCK_EX)  # a bootstrap and a "mark correct" may append at once
+            whole = _whole_length(fd)
+            try:
+                _write_all(fd, line)
+                os.fsync(fd)
+            except OSError as err:
+                os.ftruncate(fd, whole)
+                raise CorpusError(_write_failure(self.folder, err)) from err
         finally:
             os.close(fd)
 
 
+def _whole_length(fd: int) -> int:
+    """The file's length up to its last newline, after cutting off a torn tail."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return 0
+    tail = os.pread(fd, min(size, 1 << 16), max(0, size - (1 << 16)))
+    if tail.endswith(b"\n"):
+        return size
+    cut = tail.rfind(b"\n")
+    if cut < 0 and size > len(tail):  # one line longer than the window: find its start the slow way
+        data = os.pread(fd, size, 0)
+        keep = data.rfind(b"\n") + 1
+    else:
+        keep = size - len(tail) + cut + 1
+    os.ftruncate(fd, keep)
+    return keep
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """os.write may write part of a buffer (a disk filling up); the rest is written or an OSError raised."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written == 0:
+            raise OSError(errno.ENOSPC, "no space left on device")
+        view = view[written:]
+
+
+def _write_failure(folder: Path, err: OSError) -> str:
+    if err.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (f"the disk holding {folder} is full, so the record was not saved; the corpus keeps every "
+                "record saved before. Free some space and try again.")
+    return f"could not save the record in {folder}: {err.strerror or err}; the corpus keeps every record saved before"
+
+
 def _atomic_write(path: Path, text: str) -> None:
+    """Write whole or not at all: a kill or a full disk leaves the old file, never half of the new one."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with tmp.open("w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise CorpusError(_write_failure(path.parent, err)) from err
+    fsync_dir(path.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable (a file's own fsync does not cover its directory entry)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -24,7 +24,7 @@ from typing import Callable
 
 import diskcache
 
-from kg_adapters.base import XSD, Bindings, KGStore, QueryError, Term
+from kg_adapters.base import XSD, Bindings, KGStore, QueryError, QueryTimeout, StoreFault, Term
 from kg_adapters.naming import local_name
 from kg_adapters.schema import Schema
 
@@ -87,6 +87,10 @@ class Executor:
         self.store = store
         self.schema = schema
         self.timeout_s = timeout_s
+        # Queries the store failed for reasons not their own (StoreFault), and timeouts: callers that swallow
+        # query errors (exploration, the search) tell an outage or a slow store from "no answer" by these.
+        self.faults = self.timeouts = 0
+        self.last_fault: str | None = None
         self._fingerprint = store.info.fingerprint
         self._cache = diskcache.Cache(
             str(Path(cache_dir) / "executions"), size_limit=cache_bytes, eviction_policy="least-recently-used"
@@ -99,7 +103,16 @@ class Executor:
         hit = self._cache.get(key)
         if hit is not None:
             return hit, True
-        result = self.store.select(sparql, timeout_s=self.timeout_s)
+        try:
+            result = self.store.select(sparql, timeout_s=self.timeout_s)
+        except StoreFault as err:
+            self.faults += 1
+            self.last_fault = str(err)
+            raise
+        except QueryTimeout as err:
+            self.timeouts += 1
+            self.last_fault = str(err)
+            raise
         self._cache.set(key, result)
         return result, False
 

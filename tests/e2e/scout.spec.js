@@ -7,7 +7,8 @@
 //   1. two browser sessions ask different questions of the default geography KG at the same time;
 //      each gets its own right answer, and the details panel shows the program and the SPARQL;
 //   2. the program is edited and run again, and the answers offered as CSV;
-//   3. a bad upload (an empty file) gets a clear message and the default KG stays selected;
+//   3. a bad upload (an empty file) gets a clear message and the default KG stays selected; an endpoint URL on
+//      the machine itself is refused, with why and how to allow it;
 //   4. a small Turtle file is uploaded, its schema shown, and a bootstrap started whose bar tells what it does;
 //   5. within 2 minutes of the upload, while the bootstrap is still writing questions, a question about the
 //      uploaded KG gets the right answer, and the details say how large the corpus was;
@@ -157,6 +158,15 @@ async function gotoTab(page, name) {
     expect(kgNow.includes('geography'), `the previous KG stays selected: ${kgNow}`);
     await shot(a, 'bad-upload.png', { fullPage: true });
     log('empty upload refused with a message');
+    await a.fill('#endpoint textarea, #endpoint input', 'http://127.0.0.1:8890/sparql');
+    await a.click('#connect');
+    await a.waitForFunction(() => /refused to connect/.test(document.querySelector('#kg-status').innerText), null,
+      { timeout: 60e3 });
+    const refusal = await a.$eval('#kg-status', (e) => e.innerText);
+    expect(/loopback/.test(refusal) && refusal.includes('--allow-private-endpoints'), `why and how to allow: ${refusal}`);
+    expect((await a.$eval('#kg-select input', (e) => e.value)).includes('geography'), 'the KG stays as it was');
+    await shot(a, 'endpoint-refused.png', { fullPage: true });
+    log('loopback endpoint refused: ' + refusal.replace(/\n/g, ' '));
 
     // ------------------------------------------------------------ 4. upload and bootstrap a Turtle KG
     await a.locator('#kg-upload button[aria-label="Clear"]').click().catch(() => {});
