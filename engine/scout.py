@@ -31,6 +31,7 @@ from engine.programs.sexpr import (
     to_text,
 )
 from engine.programs.verbalize import verbalize
+from engine.programs.walk import Walk, program_walk
 
 from .config import ScoutConfig
 
@@ -190,6 +191,15 @@ class KGSession:
 
     def run_program(self, program: str) -> Execution:
         return self.kg.executor.execute(program)
+
+    def walk(self, execution: Execution) -> Walk | None:
+        """The executed program's walk as a graph (engine.programs.walk), its short walks' intermediate sets
+        executed too; None when the program does not parse."""
+        try:
+            node = self.kg.executor.resolve(parse(execution.program))
+        except (ProgramError, RecursionError):
+            return None
+        return program_walk(node, self.kg.schema, execution, self.kg.executor.execute)
 
     def reading(self, program: str) -> str:
         """The program in plain English ("the capital of the country Germany"), for naming what it answers

@@ -22,6 +22,7 @@ CHAT_CONCURRENCY = 4  # questions reasoned at once across all sessions (they sha
 CSS = """
 #program textarea, #corpus-program textarea { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .kgs-lead { font-size: 1.05em; margin: 0 0 4px 0; }
+img.kgs-walk { max-width: 100%; height: auto; margin-top: 6px; }
 .kgs-progress { padding: 8px 2px; }
 .kgs-progress-title { font-weight: 600; margin-bottom: 6px; }
 .kgs-progress-track { height: 14px; border-radius: 7px; background: var(--neutral-200, #e5e7eb); overflow: hidden; }

@@ -22,7 +22,7 @@ from typing import Iterator
 
 import gradio as gr
 
-from . import render
+from . import picture, render
 from .state import Hub, SessionState
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,20 @@ class Handlers:
             return ""
         texts, total = render.lead_texts(answers, count)
         return session.lead_sentence(program, texts, total) if texts else ""
+
+    @staticmethod
+    def _picture(session, program: str | None, answers, count, execution=None) -> str:
+        """The answer's path picture, as a paragraph after the answers; none without answers. Drawing is
+        decoration: a failure is logged and leaves the reply without it."""
+        if not program or (not answers and count is None):
+            return ""
+        try:
+            walk = session.walk(execution or session.run_program(program))  # from the execution cache
+            image = picture.walk_image(walk)
+        except Exception:  # noqa: BLE001 - the reply stands without its picture
+            log.warning("drawing the path of %r failed", program, exc_info=True)
+            return ""
+        return f"\n\n{image}" if image else ""
 
     def greeting(self, state: SessionState) -> list[dict]:
         return [{"role": "assistant", "content": self.kg_intro(state)}]
@@ -189,7 +203,8 @@ class Handlers:
         result = payload
         program = getattr(result, "program", None)
         lead = self._lead(session, program, getattr(result, "answers", ()), getattr(result, "count", None))
-        answer = {"role": "assistant", "content": render.result_markdown(result, asked=question, lead=lead)}
+        answer = {"role": "assistant", "content": render.result_markdown(result, asked=question, lead=lead)
+                  + self._picture(session, program, getattr(result, "answers", ()), getattr(result, "count", None))}
         waited = time.monotonic() - started  # what the user waited: a first question includes loading the models
         details = {
             "role": "assistant",
@@ -232,7 +247,8 @@ class Handlers:
             return (history, gr.update(), render.error_text(err), state)
         lead = self._lead(session, execution.program, execution.answers, execution.count)
         history += [
-            {"role": "assistant", "content": render.execution_markdown(execution, lead=lead)},
+            {"role": "assistant", "content": render.execution_markdown(execution, lead=lead)
+             + self._picture(session, execution.program, execution.answers, execution.count, execution)},
             {"role": "assistant", "content": render.execution_details(execution),
              "metadata": {"title": DETAILS_TITLE, "status": "done",
                           "duration": round((execution.elapsed_ms or 0) / 1000, 3)}},
