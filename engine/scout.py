@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from kg_adapters import store_cache
 
@@ -22,7 +22,9 @@ from engine.bootstrap.build import BootstrapResult, Progress, bootstrap, prepare
 from engine.bootstrap.corpus import Corpus, CorpusRecord
 from engine.programs.executor import Execution
 from engine.programs.kg import KnowledgeGraph
+from engine.programs.sentence import lead_sentence
 from engine.programs.sexpr import (
+    ProgramError,
     anonymise,
     entities,
     parse,
@@ -30,6 +32,8 @@ from engine.programs.sexpr import (
     subprograms,
     to_text,
 )
+from engine.programs.verbalize import verbalize
+from engine.programs.walk import Walk, program_walk
 
 from .config import ScoutConfig
 
@@ -222,6 +226,31 @@ class KGSession:
     def run_program(self, program: str) -> Execution:
         return self.kg.executor.execute(program)
 
+    def walk(self, execution: Execution) -> Walk | None:
+        """The executed program's walk as a graph (engine.programs.walk), its short walks' intermediate sets
+        executed too; None when the program does not parse."""
+        try:
+            node = self.kg.executor.resolve(parse(execution.program))
+        except (ProgramError, RecursionError):
+            return None
+        return program_walk(node, self.kg.schema, execution, self.kg.executor.execute)
+
+    def reading(self, program: str) -> str:
+        """The program in plain English ("the capital of the country Germany"), for naming what it answers
+        (a CSV file); empty when it does not parse."""
+        try:
+            return verbalize(parse(program), self.kg.schema, sure=True)
+        except (ProgramError, TypeError, RecursionError):
+            return ""
+
+    def lead_sentence(self, program: str, answers: Sequence[str], total: int | None = None) -> str:
+        """The sentence a reply leads with (engine.programs.sentence): the reading said with the answers,
+        given as display texts. Empty when there is none to say."""
+        try:
+            return lead_sentence(parse(program), self.kg.schema, answers, total)
+        except (ProgramError, TypeError, RecursionError):
+            return ""
+
     # ------------------------------------------------------------ corpus
     def bootstrap(
         self,
@@ -263,6 +292,19 @@ class KGSession:
         )
         self.corpus.append(record)  # the next question takes it in (see `reasoner`)
         return record
+
+    def unmark_correct(self, record: CorpusRecord) -> bool:
+        """Undo `mark_correct`: the record leaves the corpus file and the reasoner's exemplars. False when it
+        is no longer there (undone already)."""
+        with self._lock:
+            removed = self.corpus.remove(record)
+            if removed is None:
+                return False
+            if removed.offset < self._read_to:  # the reasoner had taken it in: later records moved up
+                self._read_to -= removed.length
+                if self._reasoner is not None:
+                    self._reasoner.remove_record(record)
+            return True
 
     def search_corpus(self, text: str, limit: int = 50) -> list[CorpusRecord]:
         needle = text.lower().strip()

@@ -99,6 +99,27 @@ def test_bootstrap_writes_a_complete_corpus(films: KnowledgeGraph, config: Scout
     assert seen[-1].phase == "done" and any(p.phase == "explore" for p in seen)
 
 
+def test_progress_moves_per_program_and_a_resume_counts_what_is_written(films: KnowledgeGraph, config: ScoutConfig,
+                                                                        tmp_path, tiny_llm) -> None:
+    """Within a batch the count moves as each program's beam search ends; a resumed run starts from the
+    questions already in the corpus ("4 / 6", not "0 / 2"), and its rate counts only its own work."""
+    config = config.replace(budget=6, qgen_beams=2, qgen_batch=4, model=TINY_MODEL)
+    stops = iter([False, True])  # the first batch of 4, then cancel
+    first: list = []
+    result = bootstrap(films, tmp_path / "corpus", config, lambda: tiny_llm, first.append, lambda: next(stops, True))
+    assert not result.complete and result.records == 4
+    counts = [p.done for p in first if p.phase == "questions"]
+    assert [c for c in range(1, 5) if c in counts] == [1, 2, 3, 4]  # per program, not 0 then 4
+    assert first[-1].phase == "stopped" and first[-1].done == 4 and first[-1].total == 6
+    again: list = []
+    result = bootstrap(films, tmp_path / "corpus", config, lambda: tiny_llm, again.append)
+    assert result.complete and result.records == 6
+    loading = next(p for p in again if p.phase == "loading")
+    assert (loading.done, loading.total, loading.already) == (4, 6, 4)
+    assert again[-1].done == 6 and again[-1].total == 6 and again[-1].already == 4
+    assert again[-1].rate_per_hour == 3600 * 2 / again[-1].elapsed_s
+
+
 def test_a_corpus_of_another_kg_is_refused(films: KnowledgeGraph, config, tmp_path, tiny_llm) -> None:
     other = tmp_path / "other.psv"
     other.write_text("a|knows|b\nb|knows|c\n")

@@ -6,7 +6,7 @@ skipped only when those installs are impossible. The app gets its own temporary 
 converted model copies are shared (a symlink to ~/.cache/kgscout/models when it exists, else they are
 made from the installed packages). Screenshots and the app's log go to test-artifacts/e2e/.
 
-Set KGSCOUT_DOCS_SCREENSHOTS=1 to also write docs/chat.png and docs/bootstrap.png.
+Set KGSCOUT_DOCS_SCREENSHOTS=1 to also write docs/chat.png, docs/mark-correct.png and docs/bootstrap.png.
 """
 
 from __future__ import annotations

@@ -129,8 +129,17 @@ def test_details_show_program_sparql_linked_alternatives_and_time():
     assert '```lisp\n(JOIN (R directed_by) "Alien")\n```' in text
     assert "```sparql\nSELECT ?x" in text
     assert "Alien (entity: movie, 1.000)" in text
-    assert "| 2 | `(JOIN (R has_genre) \"Alien\")` | -3.490 | – | 0.620 | -3.940 |" in text
+    assert "| 2 | `(JOIN (R has_genre) \"Alien\")` |  | weighed, and scored lower |" in text
+    assert "| 2 | -3.490 | – | 0.620 | -3.940 |" in text  # the raw scores, behind a toggle with a legend
+    assert "<details" in text and "forward: how likely the language model finds" in text
     assert "11.2 s" in text
+
+
+def test_alternatives_say_in_words_what_each_one_is():
+    text = render.details_markdown(result(), readings={'(JOIN (R has_genre) "Alien")': "the genre of Alien"})
+    table = text[text.index("Top alternatives"):text.index("<details")]
+    assert "| 1 | `(JOIN (R directed_by) \"Alien\")` |  | chosen |" in table
+    assert "the genre of Alien" in table and "log-prob" not in table and "-3.490" not in table
 
 
 def test_details_list_the_readings_passed_over():
@@ -165,6 +174,23 @@ def test_progress_bar_says_what_the_bootstrap_is_doing():
     assert "Writing questions" in writing and "ETA estimating" in writing  # an ETA only after the first batch
     checking = render.progress_html(Progress("questions", 8, 20, 30.0, "checking them"))
     assert "Checking the written questions" in checking and "ETA 45.0 s" in checking
+
+
+def test_progress_counts_a_resumed_corpus_and_the_eta_counts_down():
+    resumed = Progress("questions", 130, 150, 10.0, already=128)  # 2 written in 10 s this run
+    html = render.progress_html(resumed)
+    assert "130 / 150 programs" in html and "720 per hour" in html and "ETA 1 min 40 s" in html
+    assert "ETA 1 min 30 s" in render.progress_html(resumed, since_s=10.0)  # between reports it counts down
+    assert "ETA estimating" in render.progress_html(Progress("questions", 128, 150, 5.0, already=128))
+    assert "128 / 150 programs" in render.progress_html(Progress("loading", 128, 150, 0.0, "loading", already=128))
+
+
+def test_progress_after_cancel_says_cancelled_and_drops_the_eta():
+    cancelling = render.progress_html(Progress("questions", 40, 150, 20.0), cancelling=True)
+    assert "Cancelling" in cancelling and "ETA" not in cancelling and "40 / 150 programs" in cancelling
+    stopped = render.progress_html(Progress("stopped", 64, 150, 30.0, "stopped; rerun to resume"), running=False)
+    assert "Cancelled" in stopped and "ETA" not in stopped and "Writing" not in stopped
+    assert "Cancelled (press Start" in render.result_html(BootstrapResult(Path("."), 150, 64, False), cancelled=True)
 
 
 def test_result_markdown_gives_the_message_when_there_is_no_answer():
@@ -228,11 +254,13 @@ def test_schema_edits_from_the_tables(handlers, state, hub):
 
 # ------------------------------------------------------------------ chat handlers
 def test_run_program_renders_answers_sparql_and_csv(handlers, state):
+    state.last_question = "who wrote Alien?"  # the CSV is named after the program it holds, not this
     history, download, status, state = handlers.run_program('(JOIN (R directed_by) "Alien")', state)
     text = text_of(history)
     assert "**Ridley Scott**" in text and "SELECT" in text and status == ""
+    assert "The director of the thing with directed by Alien is Ridley Scott." in text  # the lead sentence
     path = Path(download["value"])
-    assert download["interactive"] is True and path.suffix == ".csv"
+    assert download["interactive"] is True and path.name == "the-director-of-the-thing-with-directed-by-Alien.csv"
     assert list(csv.reader(path.open()))[1] == ["Ridley Scott", "http://kgscout.local/entity/Ridley%20Scott"]
 
 
@@ -266,6 +294,7 @@ def test_ask_streams_progress_then_the_answer(handlers, state, hub, monkeypatch)
     final_history, question_box, program_box, download, status, state = updates[-1]
     final = text_of(final_history)
     assert "**Ridley Scott**" in final and "SELECT ?x" in final and "Thinking" not in final
+    assert final.index("The director of the thing with directed by Alien is Ridley Scott.") < final.index("**Ridley")
     assert updates[0][1] == "" and program_box == '(JOIN (R directed_by) "Alien")'
     assert Path(download["value"]).read_text().splitlines()[1].startswith("Ridley Scott")
     assert state.last_question == "who directed Alien?"
@@ -329,16 +358,58 @@ def test_empty_question_is_not_sent(handlers, state):
 
 def test_mark_correct_adds_only_on_request(handlers, state, hub):
     session = hub.session(hub.default_key)
-    status, state = handlers.mark_correct('(JOIN (R directed_by) "Alien")', state)
-    assert "Ask a question first" in status and not session.search_corpus("")
+    panel, pair, question, status, state = handlers.confirm_mark("  ", state)
+    assert panel["visible"] is False and "empty" in status
+    panel, pair, question, status, state = handlers.confirm_mark('(JOIN (R directed_by) "Alien")', state)
+    assert panel["visible"] is True and question == "" and "Write the question" in pair
+    assert not session.search_corpus("")  # asking to confirm adds nothing
     state.last_question, state.last_kg = "who directed Alien?", state.kg
-    status, state = handlers.mark_correct('(JOIN (R directed_by) "Alien")', state)
-    assert status.startswith("Added to the corpus")
+    state.answered_program = '(JOIN (R directed_by) "Alien")'
+    panel, pair, question, status, state = handlers.confirm_mark('(JOIN (R directed_by) "Alien")', state)
+    assert question == "who directed Alien?" and '(JOIN (R directed_by) "Alien")' in pair and "edited" not in pair
+    edited = handlers.confirm_mark('(JOIN (R written_by) "Alien")', state)[1]
+    assert "not the one that answered the question" in edited
+    assert "Nothing was added" in handlers.cancel_mark()[1] and not session.search_corpus("")
+    status, panel, undo, state = handlers.mark_correct("who directed Alien?", '(JOIN (R directed_by) "Alien")', state)
+    assert status.startswith("Added to the corpus") and panel["visible"] is False and undo["visible"] is True
     records = session.search_corpus("directed Alien")
     assert [r.source for r in records] == ["user"]
-    status, _ = handlers.mark_correct("(JOIN nonsense", state)
+    status, *_ = handlers.mark_correct("who directed Alien?", "(JOIN nonsense", state)
     assert status.startswith("**Error:** Not added")
     assert len(session.search_corpus("")) == 1
+    status, undo, state = handlers.undo_mark(state)
+    assert status.startswith("Undone") and undo["visible"] is False and session.search_corpus("") == []
+    assert handlers.undo_mark(state)[0] == "Nothing to undo."
+
+
+def test_undo_takes_back_only_its_record_while_a_bootstrap_appends(handlers, state, hub):
+    """The record leaves the corpus file and the reasoner's exemplars; records appended after it stay."""
+    from dataclasses import replace
+
+    session = hub.session(hub.default_key)
+    state.last_kg = state.kg
+    _, _, _, state = handlers.mark_correct("who directed Alien?", '(JOIN (R directed_by) "Alien")', state)
+    mine = state.marked[-1][1]
+    later = replace(mine, question="who made Alien?", source="explored")
+    session.corpus.append(later)  # a bootstrap writing meanwhile
+    session._read_to = session.corpus.records_from(0)[1]  # as if the reasoner had taken both in
+    assert handlers.undo_mark(state)[0].startswith("Undone")
+    assert session.corpus.records() == [later]
+    assert session._read_to == session.corpus.records_from(0)[1]  # the reader's offset moved back
+    assert session.unmark_correct(mine) is False  # undone already: nothing else is taken
+
+
+def test_a_returning_browser_gets_its_kgs_back_and_no_other_browser_sees_them(handlers, hub):
+    view = handlers.load(None)
+    token, state = view[-1], view[-2]
+    assert len(token) == 22 and state.browser == token
+    drain(handlers.open_file(SOLAR, state))
+    again = handlers.load(token)  # the page reloaded: a new session, the same browser
+    assert again[-1] == token and again[0]["choices"] == [hub.default_key, "solar_system.ttl"]
+    other = handlers.load(None)  # another browser
+    assert other[-1] != token and other[0]["choices"] == [hub.default_key]
+    forged = handlers.load("../../" + token)  # not a token this app makes: a fresh one
+    assert forged[-1] != token and forged[0]["choices"] == [hub.default_key]
 
 
 def test_clear_chat(handlers, state):
@@ -459,15 +530,17 @@ def test_bootstrap_progress_cancel_and_resume(handlers, state, hub, monkeypatch)
     first = next(run)
     assert "Bootstrapping" in first[1]
     time.sleep(0.2)
-    assert "Stopping" in handlers.cancel_bootstrap(state)
+    message, bar = handlers.cancel_bootstrap(state)
+    assert "Cancelling" in message and "Cancelling" in bar and "ETA" not in bar  # the bar says so at once
     updates = [first] + list(run)
-    assert "Stopped with" in updates[-1][1] and "resume" in updates[-1][1]
+    assert "Cancelled with" in updates[-1][1] and "resume" in updates[-1][1]
+    assert "Cancelled" in updates[-1][0] and "ETA" not in updates[-1][0]
     assert any("programs" in u[0] and "ETA" in u[0] for u in updates[:-1])
     # resume: the same button runs it again
     done = list(handlers.start_bootstrap(3, "smollm2-135m", state))
     assert "complete: 3 questions" in done[-1][1] and "3 / 3 programs" in done[-1][0]
     assert calls == [(200, "smollm2-135m"), (3, "smollm2-135m")]
-    assert "No bootstrap is running" in handlers.cancel_bootstrap(state)
+    assert "No bootstrap is running" in handlers.cancel_bootstrap(state)[0]
 
 
 def test_bootstrap_errors_are_messages(handlers, state, hub, monkeypatch):
@@ -489,8 +562,8 @@ def test_bootstrap_errors_are_messages(handlers, state, hub, monkeypatch):
 def test_corpus_browser_search_pick_and_run(handlers, state, hub):
     rows, status = handlers.search_corpus("", state)
     assert rows == [] and "no corpus yet" in status
-    state.last_question, state.last_kg = "which films did Ridley Scott direct?", state.kg
-    handlers.mark_correct('(JOIN directed_by "Ridley Scott")', state)
+    state.last_kg = state.kg
+    handlers.mark_correct("which films did Ridley Scott direct?", '(JOIN directed_by "Ridley Scott")', state)
     rows, status = handlers.search_corpus("ridley", state)
     assert rows and rows[0][0] == "which films did Ridley Scott direct?" and "1 match" in status
     assert handlers.search_corpus("zzz", state)[0] == []

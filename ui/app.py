@@ -21,6 +21,8 @@ CHAT_CONCURRENCY = 4  # questions reasoned at once across all sessions (they sha
 
 CSS = """
 #program textarea, #corpus-program textarea { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.kgs-lead { font-size: 1.05em; margin: 0 0 4px 0; }
+img.kgs-walk { max-width: 100%; height: auto; margin-top: 6px; }
 .kgs-progress { padding: 8px 2px; }
 .kgs-progress-title { font-weight: 600; margin-bottom: 6px; }
 .kgs-progress-track { height: 14px; border-radius: 7px; background: var(--neutral-200, #e5e7eb); overflow: hidden; }
@@ -28,6 +30,22 @@ CSS = """
 .kgs-progress-facts { margin-top: 6px; font-size: 0.92em; color: var(--body-text-color-subdued, #6b7280); }
 #kg-note { align-self: center; }
 footer { display: none !important; }
+"""
+
+# Opening a reply's details panel scrolls it into view: it opens below the answer, often under the chat's fold.
+HEAD = """
+<script>
+document.addEventListener('click', (event) => {
+  const title = event.target.closest && event.target.closest('#chat .thought-group .title');
+  if (!title) return;
+  const group = title.closest('.thought-group');
+  setTimeout(() => {
+    if (group.innerText.length > title.innerText.length + 20) {  // it opened (a closed one shows its title only)
+      group.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    }
+  }, 150);
+});
+</script>
 """
 
 INTRO = (
@@ -80,6 +98,7 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
     delete_cache = (max(60, min(3600, idle_s // 4)), idle_s) if idle_s > 0 else None
     with gr.Blocks(title="KG Scout", analytics_enabled=False, delete_cache=delete_cache) as demo:
         state = gr.State(None)
+        browser = gr.BrowserState(None, storage_key="kgscout-browser")  # this browser's token (ui.state.Hub)
         gr.Markdown(INTRO)
         with gr.Row(equal_height=True):
             kg_select = gr.Dropdown(label="Knowledge graph", choices=[hub.default_key], value=hub.default_key,
@@ -104,6 +123,15 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
                         download = gr.DownloadButton("⬇ Answers (CSV)", value=None, interactive=False,
                                                      elem_id="download-csv")
                         clear_btn = gr.Button("New chat", elem_id="clear-chat")
+                    with gr.Group(visible=False, elem_id="mark-confirm") as confirm_panel:
+                        confirm_pair = gr.Markdown(elem_id="mark-pair")
+                        confirm_question = gr.Textbox(label="The question this program answers",
+                                                      elem_id="mark-question", max_length=2000)
+                        with gr.Row():
+                            confirm_add = gr.Button("Add to the corpus", variant="primary", elem_id="mark-add")
+                            confirm_cancel = gr.Button("Cancel", elem_id="mark-cancel")
+                    undo_btn = gr.Button("↶ Undo: take it out of the corpus", visible=False, elem_id="mark-undo",
+                                         size="sm")
             # ---------------------------------------------------------------- bring your own KG
             with gr.Tab("Bring your own KG", id="byokg", elem_id="tab-byokg"):
                 with gr.Row():
@@ -164,10 +192,11 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
         kg_outputs = [kg_select, kg_status, kg_note, chatbot, schema_summary, classes_df, relations_df,
                       budget, model, progress, corpus_table, state]
 
-        def on_load():
-            return with_tables(h.kg_view(h.new_state()))
+        def on_load(token):
+            view = h.load(token)
+            return (*with_tables(view[:-1]), view[-1])
 
-        demo.load(on_load, None, kg_outputs, show_progress="hidden")
+        demo.load(on_load, [browser], kg_outputs + [browser], show_progress="hidden")
 
         ask_outputs = [chatbot, question, program, download, status, state]
         ask_args = dict(fn=h.ask, inputs=[question, state], outputs=ask_outputs, show_progress="hidden",
@@ -176,7 +205,12 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
         question.submit(**ask_args)
         run_btn.click(h.run_program, [program, state], [chatbot, download, status, state],
                       concurrency_limit=8, show_progress="minimal")
-        correct_btn.click(h.mark_correct, [program, state], [status, state], concurrency_limit=4)
+        correct_btn.click(h.confirm_mark, [program, state],
+                          [confirm_panel, confirm_pair, confirm_question, status, state])
+        confirm_add.click(h.mark_correct, [confirm_question, program, state], [status, confirm_panel, undo_btn, state],
+                          concurrency_limit=4)
+        confirm_cancel.click(h.cancel_mark, None, [confirm_panel, status])
+        undo_btn.click(h.undo_mark, [state], [status, undo_btn, state], concurrency_limit=4)
         clear_btn.click(h.clear_chat, [state], [chatbot, program, download, status, state])
 
         def kg_event(fn):
@@ -200,7 +234,7 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
         start_btn.click(bootstrap, [budget, model, state], [progress, boot_status, kg_note, schema_summary,
                                                             corpus_table],
                         concurrency_limit=None, concurrency_id="bootstrap-poll", show_progress="hidden")
-        cancel_btn.click(h.cancel_bootstrap, [state], [boot_status], concurrency_limit=None)
+        cancel_btn.click(h.cancel_bootstrap, [state], [boot_status, progress], concurrency_limit=None)
 
         def save_schema(classes, relations, s):
             message, class_rows, relation_rows = h.save_schema(classes, relations, s)
@@ -231,6 +265,7 @@ def launch_options(scout) -> dict:
     """Keyword arguments for `Blocks.launch` that belong to the UI (look, upload limit)."""
     return dict(
         css=CSS,
+        head=HEAD,
         theme=gr.themes.Soft(),
         max_file_size=scout.config.max_upload_bytes,
         show_error=False,

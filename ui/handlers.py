@@ -22,7 +22,7 @@ from typing import Iterator
 
 import gradio as gr
 
-from . import render
+from . import picture, render
 from .state import Hub, SessionState
 
 log = logging.getLogger(__name__)
@@ -45,10 +45,16 @@ class Handlers:
         self.csv_dir.mkdir(parents=True, exist_ok=True)
 
     # ================================================================== helpers
-    def new_state(self) -> SessionState:
-        state = self.hub.new_state()
+    def new_state(self, browser: str | None = None) -> SessionState:
+        state = self.hub.new_state(browser)
         state.history = self.greeting(state)
         return state
+
+    def load(self, token) -> tuple:
+        """The page's load event: kg_view of a fresh session plus this browser's token (made on its first
+        visit), so the KGs this browser opened are listed again after a reload, and no other browser's."""
+        token = self.hub.browser_token(token)
+        return (*self.kg_view(self.new_state(token)), token)
 
     def _ensure(self, state: SessionState | None) -> SessionState:
         """An event that fires before the page's load event finished has no state yet."""
@@ -64,13 +70,38 @@ class Handlers:
             return self.hub.session(state.kg)
 
     def _write_csv(self, state: SessionState, stem: str, answers, count) -> str:
-        slug = re.sub(r"[^A-Za-z0-9]+", "-", stem).strip("-")[:40] or "answers"
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", stem).strip("-")
+        if len(slug) > 60:  # cut at a word's end
+            slug = slug[:61].rsplit("-", 1)[0]
+        slug = slug or "answers"
         folder = self.csv_dir / uuid.uuid4().hex[:12]
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{slug}.csv"
         path.write_text(render.answers_csv(answers, count), encoding="utf-8")
         state.csv_path = str(path)
         return str(path)
+
+    @staticmethod
+    def _lead(session, program: str | None, answers, count) -> str:
+        """The sentence a reply leads with, from the engine; none without a program or answers."""
+        if not program:
+            return ""
+        texts, total = render.lead_texts(answers, count)
+        return session.lead_sentence(program, texts, total) if texts else ""
+
+    @staticmethod
+    def _picture(session, program: str | None, answers, count, execution=None) -> str:
+        """The answer's path picture, as a paragraph after the answers; none without answers. Drawing is
+        decoration: a failure is logged and leaves the reply without it."""
+        if not program or (not answers and count is None):
+            return ""
+        try:
+            walk = session.walk(execution or session.run_program(program))  # from the execution cache
+            image = picture.walk_image(walk)
+        except Exception:  # noqa: BLE001 - the reply stands without its picture
+            log.warning("drawing the path of %r failed", program, exc_info=True)
+            return ""
+        return f"\n\n{image}" if image else ""
 
     def greeting(self, state: SessionState) -> list[dict]:
         return [{"role": "assistant", "content": self.kg_intro(state)}]
@@ -170,21 +201,23 @@ class Handlers:
             yield (history, gr.update(), gr.update(), gr.update(), "", state)
             return
         result = payload
-        answer = {"role": "assistant", "content": render.result_markdown(result, asked=question)}
+        program = getattr(result, "program", None)
+        lead = self._lead(session, program, getattr(result, "answers", ()), getattr(result, "count", None))
+        answer = {"role": "assistant", "content": render.result_markdown(result, asked=question, lead=lead)
+                  + self._picture(session, program, getattr(result, "answers", ()), getattr(result, "count", None))}
         waited = time.monotonic() - started  # what the user waited: a first question includes loading the models
         details = {
             "role": "assistant",
-            "content": render.details_markdown(result, waited_s=waited),
+            "content": render.details_markdown(result, waited_s=waited, readings=_readings(session, result)),
             "metadata": {"title": DETAILS_TITLE, "status": "done", "duration": round(waited, 2)},
         }
         history += [answer, details]
         state.history = history
-        program = getattr(result, "program", None)
         state.last_question = getattr(result, "question", None) or question  # a follow-up as the engine read it
         state.last_kg = state.kg
         if program:
             state.last_turn = session.turn(result)
-        state.last_program = program
+        state.last_program = state.answered_program = program
         download = gr.update(value=None, interactive=False)
         answers, count = getattr(result, "answers", ()) or (), getattr(result, "count", None)
         if program and (answers or count is not None):
@@ -212,45 +245,89 @@ class Handlers:
             history.append({"role": "assistant", "content": _note(render.error_text(err))})
             state.history = history
             return (history, gr.update(), render.error_text(err), state)
+        lead = self._lead(session, execution.program, execution.answers, execution.count)
         history += [
-            {"role": "assistant", "content": render.execution_markdown(execution)},
+            {"role": "assistant", "content": render.execution_markdown(execution, lead=lead)
+             + self._picture(session, execution.program, execution.answers, execution.count, execution)},
             {"role": "assistant", "content": render.execution_details(execution),
              "metadata": {"title": DETAILS_TITLE, "status": "done",
                           "duration": round((execution.elapsed_ms or 0) / 1000, 3)}},
         ]
         state.history = history
         state.last_program = execution.program
-        path = self._write_csv(state, state.last_question or "program", execution.answers, execution.count)
+        # named after what it holds: this program's reading, not the last question typed
+        path = self._write_csv(state, session.reading(execution.program) or "program", execution.answers,
+                               execution.count)
         return (history, gr.update(value=path, interactive=True), "", state)
 
-    def mark_correct(self, program: str, state: SessionState) -> tuple:
-        """Returns (status, state): adds (last question, program) to the corpus; only on request."""
+    def confirm_mark(self, program: str, state: SessionState) -> tuple:
+        """Returns (confirm panel, pair text, question box, status, state): nothing is added before the user
+        has seen the (question, program) pair and confirmed it; the question can be corrected first."""
         state = self._ensure(state)
         text = (program or "").strip()
-        if not state.last_question:
-            return ("Ask a question first: “correct” pairs the last question with the program above.", state)
         if not text:
-            return ("The program box is empty; there is nothing to mark as correct.", state)
-        key = state.last_kg or state.kg
+            return (gr.update(visible=False), "", gr.update(), "The program box is empty; there is nothing to "
+                    "mark as correct.", state)
+        question = state.last_question if (state.last_kg or state.kg) == state.kg else None
+        pair = ("**Add this pair to the corpus of " + render.md_escape(state.kg) + "?** Later questions will "
+                "use it as an example.\n\n" + render.fence(render.pretty_program(text), "lisp"))
+        if question and state.answered_program and _same_program(text, state.answered_program) is False:
+            pair += ("\n\n_This program is not the one that answered the question below (it was edited): "
+                     "check that it answers it, or write the question it does answer._")
+        elif not question:
+            pair += "\n\n_Write the question this program answers._"
+        return (gr.update(visible=True), pair, question or "", "", state)
+
+    def mark_correct(self, question: str, program: str, state: SessionState) -> tuple:
+        """Returns (status, confirm panel, undo button, state): adds the confirmed (question, program) pair."""
+        state = self._ensure(state)
+        question, text = " ".join((question or "").split()), (program or "").strip()
+        if not question or not text:
+            missing = "question" if not question else "program"
+            return (f"Write the {missing} first: the corpus keeps questions with the programs that answer them.",
+                    gr.update(), gr.update(), state)
+        key = state.kg
         try:
-            session = self.hub.session(key)
-            record = session.mark_correct(state.last_question, text)
+            record = self._session(state).mark_correct(question, text)
         except Exception as err:  # noqa: BLE001
             if not _is_user_error(err):
                 log.warning("mark_correct failed", exc_info=True)
-            return (_note("Not added: " + render.error_text(err)), state)
+            return (_note("Not added: " + render.error_text(err)), gr.update(), gr.update(), state)
+        state.marked = list(state.marked) + [(key, record)]
         return (
             f"Added to the corpus of **{render.md_escape(key)}**: “{render.md_escape(record.question)}” → "
-            f"`{record.program}`. Later questions use it as an example.",
-            state,
+            f"`{record.program}`. Later questions use it as an example. Undo takes it out again.",
+            gr.update(visible=False), gr.update(visible=True), state,
         )
+
+    def cancel_mark(self) -> tuple:
+        """Returns (confirm panel, status)."""
+        return (gr.update(visible=False), "Nothing was added to the corpus.")
+
+    def undo_mark(self, state: SessionState) -> tuple:
+        """Returns (status, undo button, state): takes the last pair this session added out of its corpus."""
+        state = self._ensure(state)
+        if not state.marked:
+            return ("Nothing to undo.", gr.update(visible=False), state)
+        key, record = state.marked[-1]
+        state.marked = list(state.marked[:-1])
+        try:
+            removed = self.hub.session(key).unmark_correct(record)
+        except Exception as err:  # noqa: BLE001
+            if not _is_user_error(err):
+                log.warning("undoing mark_correct failed", exc_info=True)
+            return (_note("Not undone: " + render.error_text(err)), gr.update(visible=bool(state.marked)), state)
+        what = f"“{render.md_escape(record.question)}” → `{record.program}`"
+        message = (f"Undone: {what} is no longer in the corpus of **{render.md_escape(key)}**." if removed
+                   else f"{what} was no longer in the corpus of **{render.md_escape(key)}**.")
+        return (message, gr.update(visible=bool(state.marked)), state)
 
     def clear_chat(self, state: SessionState) -> tuple:
         """Returns (chatbot, program box, download button, status, state)."""
         state = self._ensure(state)
         state.history = self.greeting(state)
         state.last_question = state.last_program = state.last_kg = state.csv_path = None
-        state.last_turn = None
+        state.last_turn = state.answered_program = None
         return (state.history, "", gr.update(value=None, interactive=False), "", state)
 
     # ================================================================== KGs
@@ -322,6 +399,7 @@ class Handlers:
         return tuple(view)
 
     def _switch_to(self, state: SessionState, key: str, message: str) -> tuple:
+        self.hub.remember(state.browser, key)
         if key not in state.kgs:
             state.kgs.append(key)
         if key != state.kg:
@@ -421,9 +499,11 @@ class Handlers:
     def job_html(self, job) -> str:
         end = job.finished if job.finished is not None else time.monotonic()
         if job.result is not None:
-            bar = render.result_html(job.result, elapsed_s=end - job.started)
+            bar = render.result_html(job.result, elapsed_s=end - job.started, cancelled=job.cancelled)
         else:
-            bar = render.progress_html(job.progress, running=job.running, elapsed_s=end - job.started)
+            since = time.monotonic() - job.progress_at if job.running and job.progress is not None else 0.0
+            bar = render.progress_html(job.progress, running=job.running, elapsed_s=end - job.started,
+                                       since_s=since, cancelling=job.cancelled)
         return f'<div class="kgs-job" data-kg="{html.escape(job.key)}">{bar}</div>'
 
     def start_bootstrap(self, budget, model, state: SessionState) -> Iterator[tuple]:
@@ -454,7 +534,8 @@ class Handlers:
             status = (f"Bootstrap of **{render.md_escape(key)}** complete: "
                       f"{job.result.records:,} questions in the corpus.")
         elif job.result is not None:
-            status = (f"Stopped with {job.result.records:,} of {job.result.programs:,} questions written. "
+            stopped = "Cancelled" if job.cancelled else "Stopped"
+            status = (f"{stopped} with {job.result.records:,} of {job.result.programs:,} questions written. "
                       "Press **Start / resume** with the same settings to go on.")
         else:
             status = "Bootstrap ended."
@@ -462,11 +543,14 @@ class Handlers:
         yield (self.job_html(job), status, self.kg_note(state), summary,
                render.corpus_rows(_safe_search(session, "")))
 
-    def cancel_bootstrap(self, state: SessionState) -> str:
+    def cancel_bootstrap(self, state: SessionState) -> tuple:
+        """Returns (bootstrap status, progress html): the bar says at once that it is cancelling."""
         state = self._ensure(state)
+        job = self.hub.job(state.kg)
         if self.hub.cancel_bootstrap(state.kg):
-            return "Stopping after the current batch of programs… (the corpus keeps every finished question)"
-        return "No bootstrap is running for this KG."
+            return ("Cancelling after the programs under way… (the corpus keeps every finished question)",
+                    self.job_html(job))
+        return ("No bootstrap is running for this KG.", gr.update() if job is None else self.job_html(job))
 
     # ================================================================== corpus browser
     def search_corpus(self, text: str, state: SessionState) -> tuple:
@@ -503,7 +587,9 @@ class Handlers:
             if not _is_user_error(err):
                 log.warning("running %r failed", text, exc_info=True)
             return (_note(render.error_text(err)), "")
-        return (render.execution_markdown(execution), render.execution_details(execution))
+        session = self._session(state)
+        lead = self._lead(session, execution.program, execution.answers, execution.count)
+        return (render.execution_markdown(execution, lead=lead), render.execution_details(execution))
 
 
 def _over_quota(name: str, used: int, quota: int) -> str:
@@ -513,6 +599,22 @@ def _over_quota(name: str, used: int, quota: int) -> str:
 
 
 # ---------------------------------------------------------------------- small engine readers
+def _readings(session, result) -> dict[str, str]:
+    """program -> English reading, for the alternatives a reply's details list."""
+    alternatives = list(getattr(result, "alternatives", ()) or ())[: render.MAX_ALTERNATIVES]
+    return {a.program: session.reading(a.program) for a in alternatives}
+
+
+def _same_program(a: str, b: str) -> bool | None:
+    """Whether two program texts are the same program (None when one does not parse)."""
+    from engine.programs.sexpr import ProgramError, parse, to_text
+
+    try:
+        return to_text(parse(a)) == to_text(parse(b))
+    except (ProgramError, RecursionError, ValueError):
+        return None
+
+
 def _records(table) -> list[list]:
     """A Gradio Dataframe value (pandas frame, dict or list of rows) as a list of rows."""
     if table is None:

@@ -123,9 +123,10 @@ def answers_markdown(answers: Sequence, count: int | None, limit: int = MAX_LIST
     return "\n".join(lines)
 
 
-def result_markdown(result, asked: str | None = None) -> str:
+def result_markdown(result, asked: str | None = None, lead: str = "") -> str:
     """The chat reply for an `engine.answer.reasoner.QuestionResult`; `asked`: what the user typed, when the
-    engine read it differently (a follow-up whose pronoun it resolved)."""
+    engine read it differently (a follow-up whose pronoun it resolved); `lead`: the sentence the reply starts
+    with (engine.programs.sentence), before the answers themselves."""
     message = getattr(result, "message", None)
     program = getattr(result, "program", None)
     answers = getattr(result, "answers", ()) or ()
@@ -134,7 +135,7 @@ def result_markdown(result, asked: str | None = None) -> str:
     note = f"_Read as: {md_escape(reading)}_\n\n" if asked and reading and reading != asked else ""
     if program is None or (not answers and count is None):
         return note + (md_escape(message) if message else "I could not find an answer to this question.")
-    text = note + answers_markdown(answers, count)
+    text = note + lead_markdown(lead) + answers_markdown(answers, count)
     if message:
         text += "\n\n" + md_escape(message)
     return text
@@ -158,20 +159,48 @@ def linked_markdown(linked: Iterable) -> str:
     return "\n".join(lines) if lines else "_No entity, value or class was linked._"
 
 
-def alternatives_markdown(alternatives: Iterable, limit: int = MAX_ALTERNATIVES) -> str:
+SCORE_LEGEND = (
+    "forward: how likely the language model finds the program as a reading of the question; inverse: how "
+    "likely it finds the question given the program; both are mean log-probabilities per token (0 is certain, "
+    "more negative is less likely). similarity: how close the program's English reading is to the question "
+    "(cosine, 1 is the same). final: the re-ranked score that chose the answer (higher wins). "
+    "– marks a score not computed, as it could not change the winner."
+)
+
+
+def alternatives_markdown(alternatives: Iterable, limit: int = MAX_ALTERNATIVES,
+                          readings: dict[str, str] | None = None) -> str:
+    """The programs the search weighed, best first, said in words; their raw scores behind a toggle."""
     alts = list(alternatives or ())[:limit]
     if not alts:
         return "_None._"
-    rows = ["| # | program | forward | inverse | similarity | final | asked class |", "|---|---|---|---|---|---|---|"]
+    readings = readings or {}
+    rows = ["| # | program | what it asks for | standing |", "|---|---|---|---|"]
     for i, alt in enumerate(alts, 1):
-        program = str(getattr(alt, "program", "")).replace("|", "\\|")
-        rows.append(
-            f"| {i} | `{program}` | {_score(getattr(alt, 'forward', None))} | "
-            f"{_score(getattr(alt, 'inverse', None))} | {_score(getattr(alt, 'similarity', None))} | "
-            f"{_score(getattr(alt, 'final', None))} | "
-            f"{'✓' if getattr(alt, 'asked_class', False) else ''} |"
-        )
-    return "\n".join(rows)
+        program = str(getattr(alt, "program", ""))
+        reading = md_escape(readings.get(program, "")).replace("|", "\\|")
+        rows.append(f"| {i} | `{program.replace('|', chr(92) + '|')}` | {reading} | {_standing(i, alt)} |")
+    return "\n".join(rows) + "\n\n" + _scores_toggle(alts)
+
+
+def _standing(rank: int, alt) -> str:
+    """One alternative's place in words."""
+    asked = " (answers with what the question asks for)" if getattr(alt, "asked_class", False) else ""
+    if rank == 1:
+        return "chosen" + asked
+    if getattr(alt, "final", None) is None:
+        return "not re-ranked: it could not win" + asked
+    return "weighed, and scored lower" + asked
+
+
+def _scores_toggle(alts: list) -> str:
+    """The raw scores in a <details> toggle, with what each column means."""
+    rows = ["| # | forward | inverse | similarity | final |", "|---|---|---|---|---|"]
+    for i, alt in enumerate(alts, 1):
+        rows.append(f"| {i} | {_score(getattr(alt, 'forward', None))} | {_score(getattr(alt, 'inverse', None))} | "
+                    f"{_score(getattr(alt, 'similarity', None))} | {_score(getattr(alt, 'final', None))} |")
+    return ("<details class=\"kgs-scores\"><summary>Scores (for the curious)</summary>\n\n"
+            + SCORE_LEGEND + "\n\n" + "\n".join(rows) + "\n\n</details>")
 
 
 def skipped_markdown(skipped: Iterable) -> str:
@@ -224,10 +253,11 @@ def corpus_text(questions: int, readings: int) -> str:
     return text
 
 
-def details_markdown(result, waited_s: float | None = None) -> str:
+def details_markdown(result, waited_s: float | None = None, readings: dict[str, str] | None = None) -> str:
     """The panel under an answer: program, SPARQL, linked entities, alternatives, time spent.
 
-    `waited_s`: how long the user waited in all, models loading included, when more than the reasoning."""
+    `waited_s`: how long the user waited in all, models loading included, when more than the reasoning.
+    `readings`: program -> its English reading, for the alternatives table."""
     sections = []
     program = getattr(result, "program", None)
     if program:
@@ -239,10 +269,9 @@ def details_markdown(result, waited_s: float | None = None) -> str:
     alternatives = getattr(result, "alternatives", ())
     if alternatives:
         sections.append(
-            "**Top alternatives** (mean log-probabilities; final = re-ranked score; those answering with the "
-            "class the question asks for, such as a year for \"when\", come first, and only they are re-ranked: "
-            "– marks a score not computed, as it could not change the winner)\n\n"
-            + alternatives_markdown(alternatives)
+            "**Top alternatives** (the programs weighed, best first; those answering with the kind of thing the "
+            "question asks for, such as a year for \"when\", come first)\n\n"
+            + alternatives_markdown(alternatives, readings=readings)
         )
     skipped = getattr(result, "skipped", ()) or ()
     if skipped:
@@ -268,9 +297,22 @@ def details_markdown(result, waited_s: float | None = None) -> str:
     return "\n\n".join(sections)
 
 
-def execution_markdown(execution) -> str:
+def lead_markdown(lead: str) -> str:
+    """The lead sentence as the reply's first paragraph (its labels are data, not markup)."""
+    return f'<p class="kgs-lead">{html.escape(lead)}</p>\n\n' if lead else ""
+
+
+def lead_texts(answers: Sequence, count: int | None, n: int = 3) -> tuple[list[str], int]:
+    """(display texts of the first answers, how many there are) for the lead sentence."""
+    if count is not None:
+        return [f"{count:,}"], 1
+    answers = list(answers or ())
+    return [value_text(a) for a in answers[:n]], len(answers)
+
+
+def execution_markdown(execution, lead: str = "") -> str:
     """The reply for a program the user ran (an `engine.programs.executor.Execution`)."""
-    text = answers_markdown(execution.answers, execution.count)
+    text = lead_markdown(lead) + answers_markdown(execution.answers, execution.count)
     if getattr(execution, "truncated", False):
         text += "\n\n_The result was truncated at the answer limit._"
     return text
@@ -403,7 +445,7 @@ PHASES = {
     "loading": "Loading the language model",
     "questions": "Writing questions for the explored programs",
     "done": "Done",
-    "stopped": "Stopped",
+    "stopped": "Cancelled",
 }
 # What the question phase is doing right now (engine.bootstrap.qgen reports it): the title says it.
 STAGES = {
@@ -412,10 +454,13 @@ STAGES = {
 }
 
 
-def progress_html(progress, running: bool = True, elapsed_s: float | None = None) -> str:
+def progress_html(progress, running: bool = True, elapsed_s: float | None = None, since_s: float = 0.0,
+                  cancelling: bool = False) -> str:
     """A progress bar with programs done, rate and ETA, for an `engine.bootstrap.Progress`.
 
-    `elapsed_s`: the whole job's time so far (Progress.elapsed_s restarts with each phase).
+    `elapsed_s`: the whole job's time so far (Progress.elapsed_s restarts with each phase). `since_s`: how long
+    ago the progress was reported, so the ETA counts down between reports instead of standing still.
+    `cancelling`: Cancel was pressed and the job finishes its batch; no ETA then, it will not run to the end.
     """
     if progress is None:
         facts = f"{duration(elapsed_s)} elapsed" if elapsed_s else ""
@@ -425,22 +470,24 @@ def progress_html(progress, running: bool = True, elapsed_s: float | None = None
     share = 1.0 if phase == "done" else (done / total if total else 0.0)
     message = getattr(progress, "message", "") or ""
     title = STAGES.get(message) or PHASES.get(phase, phase.capitalize() or "Working")
-    if message in STAGES or (phase in ("loading", "naming") and message):
+    if message in STAGES or (phase in ("loading", "naming", "stopped") and message):
         message = ""  # already the title
+    if cancelling and running:
+        title, message = "Cancelling: finishing the programs under way…", ""
     rate = getattr(progress, "rate_per_hour", 0.0) or 0.0
     eta = getattr(progress, "eta_s", None)
     facts = [f"{done:,} / {total:,} programs"]
-    if phase in ("questions", "stopped", "done") and done:
+    if phase in ("questions", "stopped", "done") and rate:
         facts.append(f"{rate:,.0f} per hour")
-    if phase in ("explore", "questions") and running:
-        facts.append(f"ETA {duration(eta)}" if eta is not None else "ETA estimating…")
+    if phase in ("explore", "questions") and running and not cancelling:
+        facts.append(f"ETA {duration(max(0.0, eta - since_s))}" if eta is not None else "ETA estimating…")
     elapsed = elapsed_s if elapsed_s is not None else getattr(progress, "elapsed_s", None)
     if elapsed is not None:
         facts.append(f"{duration(elapsed)} elapsed")
     return bar(share, title, " · ".join(facts) + (f" — {html.escape(message)}" if message else ""))
 
 
-def result_html(result, elapsed_s: float | None = None) -> str:
+def result_html(result, elapsed_s: float | None = None, cancelled: bool = False) -> str:
     """The bar for a finished bootstrap (an `engine.bootstrap.BootstrapResult`)."""
     programs, records = int(getattr(result, "programs", 0)), int(getattr(result, "records", 0))
     complete = bool(getattr(result, "complete", False))
@@ -448,7 +495,8 @@ def result_html(result, elapsed_s: float | None = None) -> str:
     if elapsed_s is not None:
         facts += f" · {duration(elapsed_s)} elapsed"
     share = 1.0 if complete else (records / programs if programs else 0.0)
-    return bar(share, "Done" if complete else "Stopped (press Start / resume to go on)", facts)
+    stopped = "Cancelled" if cancelled else "Stopped"
+    return bar(share, "Done" if complete else f"{stopped} (press Start / resume to go on)", facts)
 
 
 def bar(share: float, title: str, facts: str) -> str:

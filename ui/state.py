@@ -16,6 +16,8 @@ left behind. The KGs opened at start are never removed.
 from __future__ import annotations
 
 import logging
+import re
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 
 TOUCH_EVERY_S = 60.0  # how often a used store's LAST_USED marker is refreshed
 SWEEP_EVERY_S = 600.0  # how often idle stores are looked for (more often when the idle time is short)
+BROWSER_TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16)
 
 
 @dataclass
@@ -37,8 +40,11 @@ class SessionState:
     last_program: str | None = None
     last_kg: str | None = None  # the KG that question was asked of
     last_turn: object | None = None  # engine.answer.followup.Turn of the last answer: what a follow-up refers to
+    answered_program: str | None = None  # the program that answered last_question (the box may hold an edit)
     csv_path: str | None = None
     uploads: dict[str, int] = field(default_factory=dict)  # Hub key -> disk bytes this session's upload added
+    marked: list = field(default_factory=list)  # (KG key, CorpusRecord) this session added, for "undo"
+    browser: str | None = None  # this browser's private token (gr.BrowserState): the KGs it opened come back
 
     @property
     def disk_used(self) -> int:
@@ -54,6 +60,7 @@ class BootstrapJob:
     model: str | None
     stop: threading.Event = field(default_factory=threading.Event)
     progress: Any = None  # the latest engine.bootstrap.Progress
+    progress_at: float = 0.0  # when it came (monotonic): the ETA counts down between reports
     result: Any = None  # engine.bootstrap.BootstrapResult when it finished
     error: str | None = None  # user-facing message when it failed
     started: float = field(default_factory=time.monotonic)
@@ -63,6 +70,10 @@ class BootstrapJob:
     @property
     def running(self) -> bool:
         return self.finished is None
+
+    @property
+    def cancelled(self) -> bool:
+        return self.stop.is_set()
 
 
 class Hub:
@@ -76,6 +87,7 @@ class Hub:
         self._jobs: dict[str, BootstrapJob] = {}
         self._used: dict[str, float] = {}  # key -> time.monotonic() of its last use
         self._touched: dict[str, float] = {}  # key -> when its store's LAST_USED marker was last refreshed
+        self._browsers: dict[str, list[str]] = {}  # browser token -> the KGs that browser opened, in order
         self.default_spec = default_spec  # None: the embedded geography KG
         self.default_key = self.open(default_spec, default_corpus)
         self._pinned = {self.default_key}  # opened at start: never swept
@@ -180,8 +192,32 @@ class Hub:
         with self._lock:
             return list(self._sessions)
 
-    def new_state(self) -> SessionState:
-        return SessionState(kg=self.default_key, kgs=[self.default_key])
+    def new_state(self, browser: str | None = None) -> SessionState:
+        """A session's state; a returning browser (its token) gets back the KGs it opened before."""
+        return SessionState(kg=self.default_key, kgs=[self.default_key, *self.kgs_of(browser)], browser=browser)
+
+    # ------------------------------------------------------------ browsers
+    @staticmethod
+    def browser_token(token: object) -> str:
+        """The browser's token when it is one this app makes, else a new one: a random 128-bit secret, so no
+        browser can guess another's and see the KGs it opened."""
+        if isinstance(token, str) and BROWSER_TOKEN.fullmatch(token):
+            return token
+        return secrets.token_urlsafe(16)
+
+    def remember(self, browser: str | None, key: str) -> None:
+        """This browser opened this KG: list it for the browser after a page reload."""
+        if not browser or key == self.default_key:
+            return
+        with self._lock:
+            keys = self._browsers.setdefault(browser, [])
+            if key not in keys:
+                keys.append(key)
+
+    def kgs_of(self, browser: str | None) -> list[str]:
+        """The KGs this browser opened that are still open in this process."""
+        with self._lock:
+            return [k for k in self._browsers.get(browser or "", []) if k in self._sessions]
 
     def warm_up(self) -> threading.Thread:
         """Load the LLM, the embedder and the default KG's reasoner in the background."""
@@ -214,7 +250,7 @@ class Hub:
             self._jobs[key] = job
 
         def on_progress(progress):
-            job.progress = progress
+            job.progress, job.progress_at = progress, time.monotonic()
 
         def work():  # noqa: D401 - runs in the job's thread
             try:

@@ -210,6 +210,10 @@ class Reasoner:
         self.exemplars.add(records)
         self.exemplars.drop(READING, {r.program for r in records if r.source != READING})
 
+    def remove_record(self, record: CorpusRecord) -> bool:
+        """A record taken back from the corpus (an undone "mark as correct") stops being an exemplar."""
+        return self.exemplars.remove(record)
+
     @property
     def corpus_size(self) -> tuple[int, int]:
         """(corpus questions, stand-in readings) among the exemplars."""

@@ -81,6 +81,18 @@ class ExemplarIndex:
             self.records = [self.records[i] for i in keep]
             self.corpus_id = corpus_digest(self.records)
 
+    def remove(self, record: CorpusRecord) -> bool:
+        """Remove the last record equal to `record` (a user's undone "mark as correct"); whether it was there."""
+        with self._lock:
+            found = [i for i, r in enumerate(self.records) if r == record]
+            if not found:
+                return False
+            keep = [i for i in range(len(self.records)) if i != found[-1]]
+            self._matrix = self._matrix[keep] if keep else np.zeros((0, self._matrix.shape[1]), dtype=np.float32)
+            self.records = [self.records[i] for i in keep]
+            self.corpus_id = corpus_digest(self.records)
+            return True
+
     def _embed_all(self, cache_dir: Path) -> np.ndarray:
         texts = [_text(r) for r in self.records]
         if not texts:

@@ -40,21 +40,22 @@ class StoreStopped(StoreFault):
 
 @dataclass(frozen=True)
 class Progress:
-    phase: str  # "explore" | "loading" | "questions" | "done" | "stopped"
-    done: int
+    phase: str  # "explore" | "naming" | "loading" | "questions" | "done" | "stopped"
+    done: int  # programs with a question, those written by earlier runs included ("128 / 150" on resume)
     total: int
-    elapsed_s: float
+    elapsed_s: float  # of this phase in this run
     message: str = ""
+    already: int = 0  # of `done`, those written before this run: rate and ETA count only this run's work
 
     @property
     def rate_per_hour(self) -> float:
-        return 3600 * self.done / self.elapsed_s if self.elapsed_s > 0 else 0.0
+        return 3600 * (self.done - self.already) / self.elapsed_s if self.elapsed_s > 0 else 0.0
 
     @property
     def eta_s(self) -> float | None:
-        if self.done == 0:
+        if self.done <= self.already:
             return None
-        return (self.total - self.done) * self.elapsed_s / self.done
+        return (self.total - self.done) * self.elapsed_s / (self.done - self.already)
 
 
 @dataclass(frozen=True)
@@ -133,28 +134,42 @@ def bootstrap(
     corpus.repair()
     written = {r.program for r in corpus.records()}
     todo = [p for p in programs if p.program not in written]
-    report(Progress("loading", 0, len(todo), 0.0, "loading the language model"))
+    already, total = len(programs) - len(todo), len(programs)
+    report(Progress("loading", already, total, 0.0, "loading the language model", already))
     llm = load_llm()
     start = time.perf_counter()  # the rate and ETA count question writing only, never the model load
-    finished = 0
+    done = already  # programs whose question is written, this batch's finished beam searches included
+    batch_programs: set[str] = set()
+
+    def progress(phase: str, message: str = "") -> Progress:
+        return Progress(phase, done, total, time.perf_counter() - start, message, already)
 
     def stage(name: str) -> None:  # the generator says what it is doing: "writing questions", "checking them"
-        report(Progress("questions", finished, len(todo), time.perf_counter() - start, name))
+        report(progress("questions", name))
+
+    def one_written(program: str) -> None:  # a batch's programs finish one by one: the bar moves per program
+        nonlocal done
+        if program in batch_programs:
+            batch_programs.discard(program)
+            done += 1
+            report(progress("questions"))
 
     generator = QuestionGenerator(llm, kg.schema, beams=config.qgen_beams, context=config.qgen_context,
-                                  on_stage=stage)
+                                  on_stage=stage, on_written=one_written)
     step = max(1, config.qgen_batch)
     for i in range(0, len(todo), step):
+        done = already + i
         if should_stop():
-            report(Progress("stopped", i, len(todo), time.perf_counter() - start, "stopped; rerun to resume"))
+            report(progress("stopped", "stopped; rerun to resume"))
             return _finish(corpus, programs, complete=False)
         batch = todo[i : i + step]
+        batch_programs = {p.program for p in batch}
         generated = generator.generate_batch([(p.program, list(p.subprograms)) for p in batch])
         for explored, question in zip(batch, generated):
             corpus.append(_record(explored, question))
-        finished = i + len(batch)
-        report(Progress("questions", finished, len(todo), time.perf_counter() - start))
-    report(Progress("done", len(todo), len(todo), time.perf_counter() - start))
+        done = already + i + len(batch)
+        report(progress("questions"))
+    report(progress("done"))
     return _finish(corpus, programs, complete=True)
 
 

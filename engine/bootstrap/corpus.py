@@ -21,12 +21,18 @@ import errno
 import fcntl
 import json
 import os
+import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from .explorer import ExploredProgram
 
 MANIFEST, PROGRAMS, RECORDS = "manifest.json", "programs.jsonl", "records.jsonl"
+LOCK = ".records.lock"  # taken by append and remove, so an undo never races a running bootstrap's append
+_THREAD_LOCKS: dict[str, threading.Lock] = {}  # flock is per open file; threads of one process also need this
+_THREAD_LOCKS_GUARD = threading.Lock()
 CORPUS_VERSION = 1
 
 
@@ -61,6 +67,14 @@ class CorpusRecord:
         data["subquestions"] = tuple(tuple(p) for p in data["subquestions"])
         data["entities"] = tuple(tuple(e) for e in data["entities"])
         return cls(**data)
+
+
+@dataclass(frozen=True)
+class Removed:
+    """Where a removed record's line was: a reader that had read past it moves its offset back by `length`."""
+
+    offset: int
+    length: int
 
 
 @dataclass
@@ -160,18 +174,54 @@ class Corpus:
         both lost); a write that fails half way is cut back, and raises CorpusError saying why."""
         self.folder.mkdir(parents=True, exist_ok=True)
         line = (record.to_json() + "\n").encode("utf-8")
-        fd = os.open(self.folder / RECORDS, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # a bootstrap and a "mark correct" may append at once
-            whole = _whole_length(fd)
+        with self._locked():  # a bootstrap, a "mark correct" and its undo may write at once
+            fd = os.open(self.folder / RECORDS, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
             try:
-                _write_all(fd, line)
-                os.fsync(fd)
-            except OSError as err:
-                os.ftruncate(fd, whole)
-                raise CorpusError(_write_failure(self.folder, err)) from err
-        finally:
-            os.close(fd)
+                whole = _whole_length(fd)
+                try:
+                    _write_all(fd, line)
+                    os.fsync(fd)
+                except OSError as err:
+                    os.ftruncate(fd, whole)
+                    raise CorpusError(_write_failure(self.folder, err)) from err
+            finally:
+                os.close(fd)
+
+    def remove(self, record: CorpusRecord) -> Removed | None:
+        """Take back the last line holding exactly this record (a user's "undo"); None when it is not there.
+
+        The file is rewritten whole and swapped in atomically, under the same lock as `append`, so a
+        bootstrap appending at the same moment (in this process or another) loses nothing."""
+        line = (record.to_json() + "\n").encode("utf-8")
+        path = self.folder / RECORDS
+        with self._locked():
+            if not path.is_file():
+                return None
+            data = path.read_bytes()
+            at = data.rfind(line)
+            if at < 0 or (at > 0 and data[at - 1 : at] != b"\n"):
+                return None
+            tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+            with tmp.open("wb") as handle:
+                handle.write(data[:at] + data[at + len(line):])
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        return Removed(at, len(line))
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The records file's lock: a thread lock for this process, an flock for other processes."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        key = str(self.folder.resolve())
+        with _THREAD_LOCKS_GUARD:
+            thread_lock = _THREAD_LOCKS.setdefault(key, threading.Lock())
+        with thread_lock, (self.folder / LOCK).open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _whole_length(fd: int) -> int:

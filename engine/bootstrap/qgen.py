@@ -67,7 +67,7 @@ class QuestionModel(Protocol):
     def chat_prompt(self, system: str, user: str, assistant_prefix: str = "") -> str: ...
 
     def beam_search(self, prefix: str, suffixes: list[str], num_beams: int = 10, max_new_tokens: int = 32,
-                    stop_at_newline: bool = True) -> list[list]: ...
+                    stop_at_newline: bool = True, on_finished: Callable[[int], None] | None = None) -> list[list]: ...
 
     def score_targets(self, prefix: str, pairs: list[tuple[str, str]]) -> list[float]: ...
 
@@ -109,10 +109,12 @@ class QuestionGenerator:
     (see `chain`, and ScoutConfig.qgen_context for what each costs)."""
 
     def __init__(self, llm: QuestionModel, schema: Schema, beams: int = 10, max_new_tokens: int = 32,
-                 context: int = -1, on_stage: Callable[[str], None] | None = None):
+                 context: int = -1, on_stage: Callable[[str], None] | None = None,
+                 on_written: Callable[[str], None] | None = None):
         self.llm, self.schema, self.beams, self.max_new_tokens = llm, schema, beams, max_new_tokens
         self.context = context
         self.on_stage = on_stage or (lambda stage: None)
+        self.on_written = on_written  # each program whose beam search ended, as it ends: progress per program
         self.clock: StageClock = getattr(llm, "clock", None) or StageClock()
         self.memo: dict[str, GeneratedQuestion] = {}
 
@@ -167,9 +169,12 @@ class QuestionGenerator:
         with self.clock.stage("prompts"):
             prompts = [self.generation_prompt(p, todo[p]) for p in programs]
             prefix = shared_prefix(prompts)
+        written = {} if self.on_written is None else {
+            "on_finished": lambda b: self.on_written(programs[b])}
         with self.clock.stage("write"):
             beams = self.llm.beam_search(
-                prefix, [p[len(prefix):] for p in prompts], num_beams=self.beams, max_new_tokens=self.max_new_tokens
+                prefix, [p[len(prefix):] for p in prompts], num_beams=self.beams, max_new_tokens=self.max_new_tokens,
+                **written,
             )
         questions = [_candidates(program, found) for program, found in zip(programs, beams)]
         self.on_stage("checking them")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import time
 from dataclasses import dataclass
+from typing import Callable, Iterable
 
 import torch
 
@@ -47,8 +48,12 @@ class BeamGeneration:
         num_beams: int = 10,
         max_new_tokens: int = 32,
         stop_at_newline: bool = True,
+        on_finished: Callable[[int], None] | None = None,
     ) -> list[list[Beam]]:
         """Beam search continuing `prefix + suffix` for every suffix, the prefix encoded once.
+
+        `on_finished(b)` is called once per suffix as soon as its search ends (its prompt leaves the batch),
+        so that a progress bar can move per program, not per batch.
 
         transformers' generate() expands the prompt to batch x beams before its first
         forward pass, so a 400-token few-shot prompt costs 10x per program. Here the
@@ -92,6 +97,7 @@ class BeamGeneration:
             mask = mask.repeat_interleave(K, dim=0)  # (B*K, P+S)
             positions = (P + lengths).repeat_interleave(K)  # (B*K,) position of the next token
             finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(B)]
+            reported: set[int] = set()
             rows = torch.arange(B)  # (A,) the prompt each active row of K beams belongs to
             alive = ~torch.isin(tokens[:, 0], stops)  # (A*K,)
             self._collect(finished, tokens, total, ~alive, K, rows)
@@ -100,6 +106,7 @@ class BeamGeneration:
             started, decoded = time.perf_counter(), 0
             for step in range(1, max_new_tokens):
                 keep = torch.tensor([len(finished[b]) < K for b in rows.tolist()])  # (A,) rows still searching
+                _report(on_finished, reported, [b for b in rows.tolist() if len(finished[b]) >= K])
                 if not keep.all():  # a finished prompt leaves the batch: no more forward passes for it
                     beams = (keep.nonzero() * K + torch.arange(K)).reshape(-1)  # (A'*K,)
                     rows, tokens, total, alive = rows[keep], tokens[beams], total[beams], alive[beams]
@@ -133,6 +140,7 @@ class BeamGeneration:
                 total = torch.where(alive, best, torch.tensor(-1e9))
             self._collect(finished, tokens, total, total > -1e8, K, rows)  # out of tokens: live beams count too
             self.clock.add("decode", time.perf_counter() - started, decoded)
+            _report(on_finished, reported, range(B))
         out = []
         for b in range(B):
             texts = self.tokenizer.batch_decode([seq for _, seq in finished[b]], skip_special_tokens=True)
@@ -208,3 +216,12 @@ class BeamGeneration:
         token containing a newline (so a question ends at its "?" + newline). Texts are stripped, cut at the
         first newline, and deduplicated (keeping the better score); empty ones are dropped."""
         return self.generate_beams_batch([prompt], num_beams, max_new_tokens, stop_at_newline)[0]
+
+
+def _report(on_finished: Callable[[int], None] | None, reported: set[int], rows: Iterable[int]) -> None:
+    """Tell `on_finished` of each row in `rows` not reported yet."""
+    for b in rows:
+        if b not in reported:
+            reported.add(b)
+            if on_finished is not None:
+                on_finished(b)

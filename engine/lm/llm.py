@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
@@ -31,6 +32,13 @@ import torch
 from .clock import StageClock
 from .generate import Beam, BeamGeneration
 from .models import DEFAULT_MODEL, load_model
+
+# transformers 5.24 renamed the forward argument `past_key_values` to `cache` and says so with a FutureWarning per
+# model class and call site (42 lines at an app's first start: the lexicon's and namer's prompts, then the
+# reasoner). requirements.txt allows transformers from 5.0, which knows only `past_key_values`, so the engine keeps
+# that name and hides exactly this message; every other warning still shows.
+warnings.filterwarnings("ignore", message=r"`past_key_values` is deprecated and will be removed",
+                        category=FutureWarning)
 
 __all__ = ["Beam", "LLM", "LLMConfig"]
 

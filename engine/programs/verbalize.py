@@ -38,8 +38,11 @@ _COMPARE = {"lt": "less than", "le": "at most", "gt": "greater than", "ge": "at 
 _AGGREGATE = {"SUM": "total", "AVG": "average"}
 
 
-def verbalize(node: Node, schema: Schema) -> str:
-    return _Reader(schema).read(node)
+def verbalize(node: Node, schema: Schema, sure: bool = False) -> str:
+    """`sure`: name an entity's class only where the relation allows one ("the capital of the country France"
+    but "the population of Canada" where both cities and countries have one), for sentences shown to users;
+    prompts and embeddings keep the reading they were measured with."""
+    return _Reader(schema, sure).read(node)
 
 
 def _plural(noun: str) -> str:
@@ -53,8 +56,8 @@ def _plural(noun: str) -> str:
 class _Reader:
     """One reading per node class (`_READINGS`), each built from its children's readings."""
 
-    def __init__(self, schema: Schema):
-        self.schema = schema
+    def __init__(self, schema: Schema, sure: bool = False):
+        self.schema, self.sure = schema, sure
 
     def read(self, node: Node) -> str:
         reading = _READINGS.get(type(node))
@@ -143,7 +146,8 @@ class _Reader:
         target = self.read(node.arg)
         rel = node.relation
         if isinstance(rel, Reverse):
-            if isinstance(node.arg, Entity):  # "the genre of the movie Fled": says what Fled is
+            if isinstance(node.arg, Entity) and not (self.sure and self._domains(rel.relation) > 1):
+                # "the genre of the movie Fled": says what Fled is
                 return f"the {self._noun(rel.relation)} of the {self._domain_label(rel.relation)} {target}"
             return f"the {self._noun(rel.relation)} of {target}"
         words = rel.name.lower().split("_")
@@ -159,6 +163,10 @@ class _Reader:
         if isinstance(node, Compare):
             return self._subjects(node.relation)
         return None
+
+    def _domains(self, rel: Relation) -> int:
+        info = self.schema.relation(rel.name)
+        return len(info.domain) if info else 0
 
     def _noun(self, rel: Relation) -> str:
         info = self.schema.relation(rel.name)

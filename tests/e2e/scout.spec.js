@@ -12,7 +12,12 @@
 //   4. a small Turtle file is uploaded, its schema shown, and a bootstrap started whose bar tells what it does;
 //   5. within 2 minutes of the upload, while the bootstrap is still writing questions, a question about the
 //      uploaded KG gets the right answer, and the details say how large the corpus was;
-//   6. the bootstrap is cancelled, and the corpus browser finds the questions written so far and runs one.
+//   6. the bootstrap is cancelled (the bar says "Cancelled", no ETA) and resumed (it counts from the questions
+//      already written), then cancelled again; after a page reload the uploaded KG is still listed for this
+//      browser and not for the other; the corpus browser finds the questions written so far and runs one.
+// Along the way: each reply leads with a sentence and carries a picture of its path (the linked entity and the
+// relation); an opened details panel is scrolled into view; "Mark as correct" asks first, shows the pair, and
+// can be undone; the CSV of an edited program is named after that program.
 'use strict';
 
 const fs = require('fs');
@@ -79,11 +84,42 @@ async function openLastDetails(page) {
     const last = groups[groups.length - 1];
     return last && last.innerText.includes('SPARQL') && last.innerText.includes('SELECT');
   }, null, { timeout: 10e3 });
+  // opening it scrolls it into view: its top is inside the chat's visible area
+  await page.waitForFunction(() => {
+    const groups = document.querySelectorAll('#chat .thought-group');
+    const top = groups[groups.length - 1].getBoundingClientRect().top;
+    const box = document.querySelector('#chat').getBoundingClientRect();
+    return top >= box.top - 2 && top < Math.min(box.bottom, window.innerHeight) - 40;
+  }, null, { timeout: 5e3 }).catch(() => { throw new Error('expectation failed: the opened details were not scrolled into view'); });
   return page.$$eval('#chat .thought-group', (els) => els[els.length - 1].innerText);
 }
 
+// The last reply's lead sentence and its path picture (the SVG inside the image's data: URI, and its alt text).
+async function lastReply(page) {
+  return page.evaluate(() => {
+    const bots = [...document.querySelectorAll('#chat [data-testid="bot"]')].filter((b) => b.querySelector('.kgs-lead'));
+    const last = bots[bots.length - 1];
+    if (!last) return { lead: '', alt: '', svg: '' };
+    const img = last.querySelector('img.kgs-walk');
+    const src = img ? img.getAttribute('src') : '';
+    const svg = src.startsWith('data:image/svg+xml;base64,') ? atob(src.split(',')[1]) : '';
+    return { lead: last.querySelector('.kgs-lead').innerText, alt: img ? img.alt : '', svg,
+      shown: img ? img.naturalWidth > 0 : false };
+  });
+}
+
+// The KG dropdown's choices; `pick`: the one to select (else the list is closed again).
+async function dropdownChoices(page, pick) {
+  await page.click('#kg-select input');
+  await page.waitForSelector('li.item', { timeout: 5e3 });
+  const choices = (await page.locator('li.item').allInnerTexts()).map((c) => c.replace('✓', '').trim());
+  if (pick && choices.includes(pick)) await page.locator('li.item', { hasText: pick }).click();
+  else await page.keyboard.press('Escape');
+  return choices;
+}
+
 // The bootstrap's final status line, once it has one.
-const finishedText = () => /Bootstrap of .* complete|Bootstrap failed|Stopped with/.test(
+const finishedText = () => /Bootstrap of .* complete|Bootstrap failed|Stopped with|Cancelled with/.test(
   document.querySelector('#bootstrap-status').innerText);
 
 async function gotoTab(page, name) {
@@ -114,6 +150,11 @@ async function gotoTab(page, name) {
     expect(!ra.includes('Tokyo'), 'session A never sees Tokyo');
     expect(rb.includes('Tokyo'), `session B's answer has Tokyo: ${rb}`);
     expect(!(await chatText(b)).includes('Paris'), "session B never sees session A's answer");
+    const reply = await lastReply(a);
+    log(`lead: ${JSON.stringify(reply.lead)}; picture: ${JSON.stringify(reply.alt)}`);
+    expect(/capital of .*France is Paris\./.test(reply.lead), `the reply leads with a sentence: ${reply.lead}`);
+    expect(reply.shown && reply.svg.includes('France') && reply.svg.includes('capital') && reply.svg.includes('Paris'),
+      `the picture shows the linked entity, the relation and the answer: ${reply.alt}`);
     const details = await openLastDetails(a);
     expect(details.includes('(JOIN (R capital) "France")'), `the program is shown: ${details}`);
     expect(/SELECT[\s\S]*WHERE/.test(details), 'the SPARQL is shown');
@@ -139,10 +180,32 @@ async function gotoTab(page, name) {
       { timeout: 60e3 });
     const download = a.waitForEvent('download', { timeout: 30e3 });
     await a.click('#download-csv');
-    const file = await (await download).path();
-    const csv = fs.readFileSync(file, 'utf8');
+    const got = await download;
+    const csv = fs.readFileSync(await got.path(), 'utf8');
     expect(csv.startsWith('label,iri') && csv.includes('Berlin'), `the CSV has the answers: ${csv}`);
-    log('edited program ran; CSV downloaded');
+    const csvName = got.suggestedFilename();
+    expect(csvName.includes('Germany') && !csvName.includes('France'), `the CSV is named after its program: ${csvName}`);
+    log(`edited program ran; CSV downloaded as ${csvName}`);
+
+    // ------------------------------------------------------------ 2b. mark as correct: asked first, then undone
+    await a.click('#mark-correct');
+    await a.waitForSelector('#mark-confirm', { state: 'visible', timeout: 10e3 });
+    const pair = await a.$eval('#mark-pair', (e) => e.innerText);
+    expect(pair.includes('(JOIN (R capital) "Germany")') && /not the one that answered/.test(pair),
+      `the pair is shown, with a note that the program was edited: ${pair}`);
+    expect((await a.$eval('#mark-question textarea', (e) => e.value)) === 'what is the capital of France?',
+      'the question box holds the last question');
+    await a.fill('#mark-question textarea', 'what is the capital of Germany?');
+    if (DOCS) await a.locator('#program-panel').screenshot({ path: path.join(DOCS, 'mark-correct.png') });
+    await a.click('#mark-add');
+    await a.waitForFunction(() => document.querySelector('#chat-status').innerText.includes('Added to the corpus'),
+      null, { timeout: 30e3 });
+    expect(await a.isVisible('#mark-undo'), 'an Undo button is offered');
+    await a.click('#mark-undo');
+    await a.waitForFunction(() => document.querySelector('#chat-status').innerText.startsWith('Undone'), null,
+      { timeout: 30e3 });
+    expect(!(await a.isVisible('#mark-undo')), 'the Undo button goes once used');
+    log('mark as correct: confirmed, added, undone');
 
     // ------------------------------------------------------------ 3. a bad upload keeps the KG
     await gotoTab(a, 'Bring your own KG');
@@ -217,14 +280,44 @@ async function gotoTab(page, name) {
     log('details: ' + solarDetails.split('\n').filter((l) => /corpus/i.test(l)).join(' | '));
     await shot(a, 'solar-answer.png');
 
-    // the bootstrap is stopped here: the corpus keeps what was written
+    // the bootstrap is cancelled here: the corpus keeps what was written
     await gotoTab(a, 'Bring your own KG');
     await a.click('#bootstrap-cancel');
+    await a.waitForFunction(() => /Cancell/.test(document.querySelector('#bootstrap-progress').innerText), null,
+      { timeout: 10e3 });
     await a.waitForFunction(finishedText, null, { timeout: 120e3, polling: 500 });
     const bootStatus = await a.$eval('#bootstrap-status', (e) => e.innerText);
-    expect(/Stopped with [1-9]/.test(bootStatus), `the cancelled bootstrap keeps its questions: ${bootStatus}`);
+    expect(/Cancelled with [1-9]/.test(bootStatus), `the cancelled bootstrap keeps its questions: ${bootStatus}`);
+    const cancelledBar = await a.$eval('#bootstrap-progress', (e) => e.innerText);
+    expect(/Cancelled/.test(cancelledBar) && !/ETA/.test(cancelledBar), `the bar says cancelled, no ETA: ${cancelledBar}`);
+    const written = Number(/Cancelled with (\d+)/.exec(bootStatus)[1]);
     await shot(a, 'bootstrap-stopped.png', { fullPage: true });
     log('bootstrap cancelled: ' + bootStatus);
+
+    // resume: it counts from the questions already written, then cancel it again
+    await a.click('#bootstrap-start');
+    await a.waitForFunction(() => /Bootstrapping/.test(document.querySelector('#bootstrap-status').innerText), null,
+      { timeout: 30e3 });
+    await a.waitForFunction(() => /\d+ \/ \d+ programs/.test(document.querySelector('#bootstrap-progress').innerText),
+      null, { timeout: 60e3, polling: 250 });
+    const resumedBar = await a.$eval('#bootstrap-progress', (e) => e.innerText);
+    const counted = Number(/(\d+) \/ \d+ programs/.exec(resumedBar)[1]);
+    expect(counted >= written, `the resumed bar counts from the ${written} questions written: ${resumedBar}`);
+    log('resumed: ' + resumedBar.replace(/\n/g, ' | '));
+    await a.click('#bootstrap-cancel');
+    await a.waitForFunction(finishedText, null, { timeout: 120e3, polling: 500 });
+
+    // ------------------------------------------------------------ 5b. a reload keeps this browser's KGs
+    await a.reload({ waitUntil: 'domcontentloaded' });
+    await a.waitForFunction(() => document.querySelector('#chat') && document.querySelector('#chat').innerText.includes('Ask me about'),
+      null, { timeout: 60e3 });
+    const theirs = await dropdownChoices(b);
+    expect(!theirs.includes('solar_system.ttl'), `another browser does not see it: ${theirs}`);
+    const mine = await dropdownChoices(a, 'solar_system.ttl');
+    expect(mine.includes('solar_system.ttl'), `the uploaded KG is listed after a reload: ${mine}`);
+    await a.waitForFunction(() => document.querySelector('#kg-note').innerText.includes('solar_system.ttl'), null,
+      { timeout: 30e3 });
+    log(`after a reload this browser lists ${JSON.stringify(mine)}; the other ${JSON.stringify(theirs)}`);
 
     // ------------------------------------------------------------ 6. corpus browser
     await gotoTab(a, 'Corpus');
