@@ -55,15 +55,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-# part of the answer-cache key: bump when reasoning changes (27: compass words of degree, plurals name what the KG
-# labels in the singular; 28: a relation the question writes twice is asked to be walked twice; 29: NAMES_WEIGHT 0.5;
-# 30: a walk back through an AND counts as one; 31: so does one on either side of an AND; 32: a walk keeps out only
-# the entities it was walked from; 33: first names name people, the relation lexicon spells relations; 34: a
-# superlative a relation's reading spells asks for no ranking, "what is the <relation noun>" asks for its objects;
-# 35: an experiment, not adopted; 36: WordNet's nouns of persons name classes of people, a COUNT counts the class
-# "how many" names, "first" and "last" rank; 37: a count fits "how many <class>" alone, an AND with a class is
-# counted in the same step, adjectives of dimension spell the relation holding it, and a ranking reads the
-# things' own value unless the question spells the chain)
+# Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history).
+# 36: WordNet's nouns of persons name classes of people, "first"/"last" rank; 37: "how many <class>" fits a COUNT
+# of that class alone, adjectives of dimension spell their relation, a ranking reads the things' own value.
 REASONER_VERSION = 37
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
