@@ -635,7 +635,7 @@ def _has_corpus(session) -> bool:
 
 def _corpus_size(session) -> int:
     try:
-        return len(session.corpus.records()) if _has_corpus(session) else 0
+        return len(session.records()) if _has_corpus(session) else 0
     except Exception:  # noqa: BLE001
         return 0
 
