@@ -25,7 +25,7 @@ from engine.answer.rank import Alternative
 from engine.answer.reasoner import QuestionResult, Timings
 from engine.scout import Scout
 from kg_adapters.base import LoadError
-from ui import render
+from ui import render, schema_picture
 from ui.handlers import Handlers
 from ui.state import Hub
 
@@ -618,3 +618,34 @@ def test_the_shipped_corpus_is_read_only_marked_pairs_go_to_an_overlay(tmp_path)
 def test_a_bootstrapped_corpus_takes_marked_pairs_itself(hub):
     """Only a shipped corpus gets an overlay: a KG's own corpus in the cache folder is written directly."""
     assert hub.session(hub.default_key).overlay is None
+
+
+# ------------------------------------------------------------------ schema diagram
+def test_schema_diagram_draws_classes_relations_and_counts(handlers, state):
+    image, said = handlers.schema_diagram("", state)
+    assert image.startswith('<img class="kgs-schema"') and "data:image/svg+xml;base64," in image
+    assert "directed_by" in image and "relations" in said  # the alt text names them
+    svg = schema_picture.schema_svg(handlers.hub.session(state.kg).schema,
+                                    schema_picture.pick_relations(handlers.hub.session(state.kg).schema))
+    assert "<script" not in svg and "directed by · " in svg
+
+
+def test_a_large_schema_draws_its_top_relations_and_filters_the_rest():
+    from kg_adapters.schema import ClassInfo, RelationInfo, Schema
+
+    classes = tuple(ClassInfo(f"c{i}", f"c{i}", f"class {i}") for i in range(40))
+    relations = tuple(RelationInfo(f"r{i}", f"r{i}", f"relation {i}", f"reverse {i}", domain=(f"c{i % 40}",),
+                                   range=(f"c{(i * 7) % 40}",), count=1000 - i) for i in range(400))
+    schema = Schema(classes, relations)
+    view = schema_picture.pick_relations(schema, "", 30)
+    assert [r.name for r in view.relations] == [f"r{i}" for i in range(30)] and view.total == 400
+    assert "30 relations with the most triples of the 400" in schema_picture.caption(view)
+    wanted = schema_picture.pick_relations(schema, "relation 399", 30)
+    assert [r.name for r in wanted.relations] == ["r399"]
+    assert "All 1 relations matching" in schema_picture.caption(wanted)
+    assert "No relation" in schema_picture.caption(schema_picture.pick_relations(schema, "zzz", 30))
+    svg = schema_picture.schema_svg(schema, view)
+    assert svg.count('class="kgs-schema-relation"') == 30 and "relation 0 · 1,000" in svg
+    assert "<b>" not in schema_picture.schema_svg(
+        Schema(classes, (RelationInfo("x", "x", "<b>x</b>", "x", count=1),)),
+        schema_picture.pick_relations(Schema(classes, (RelationInfo("x", "x", "<b>x</b>", "x", count=1),))))
