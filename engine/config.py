@@ -76,6 +76,8 @@ class ScoutConfig:
     qgen_context: int = field(default=1, metadata={"help": "sub-program questions shown as least-to-most "
                                                      "context (-1: all; programs of 1-2 relations: none)"})
     # --- reasoning (method.md step 3)
+    # Off only to measure reasoning itself (bench.load): a load test that repeats questions would time the memo.
+    answer_memo: bool = field(default=True, metadata={"help": "keep whole answers on disk for repeated questions"})
     exemplars: int = field(default=5, metadata={"help": "retrieved exemplars per question"})
     prune_k: int = field(default=10, metadata={"help": "candidates kept per step by similarity"})
     beam: int = field(default=4, metadata={"help": "candidates kept per step by the LLM"})
