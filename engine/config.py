@@ -40,6 +40,10 @@ class ScoutConfig:
         "help": "disk one browser session's uploads and the stores built for them may take"})
     store_idle_hours: float = field(default=24.0, metadata={
         "help": "stores of uploaded KGs that no session has used for this long are removed (0: never)"})
+    # The schema diagram of the "Bring your own KG" tab draws this many relations, most triples first; the
+    # others are reached through its filter (a 400-relation schema drawn whole is a wall of lines).
+    schema_diagram_relations: int = field(default=30, metadata={
+        "help": "relations the app's schema diagram draws, most triples first (app only)"})
     # --- models
     model: str = field(default="qwen2.5-coder-0.5b", metadata={"help": "named model, local dir or hub id"})
     embedder: str = field(default="all-MiniLM-L6-v2", metadata={"help": "sentence embedding model"})
@@ -72,6 +76,8 @@ class ScoutConfig:
     qgen_context: int = field(default=1, metadata={"help": "sub-program questions shown as least-to-most "
                                                      "context (-1: all; programs of 1-2 relations: none)"})
     # --- reasoning (method.md step 3)
+    # Off only to measure reasoning itself (bench.load): a load test that repeats questions would time the memo.
+    answer_memo: bool = field(default=True, metadata={"help": "keep whole answers on disk for repeated questions"})
     exemplars: int = field(default=5, metadata={"help": "retrieved exemplars per question"})
     prune_k: int = field(default=10, metadata={"help": "candidates kept per step by similarity"})
     beam: int = field(default=4, metadata={"help": "candidates kept per step by the LLM"})

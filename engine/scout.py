@@ -19,7 +19,7 @@ from kg_adapters import store_cache
 from engine.answer import followup
 from engine.answer.reasoner import MAX_QUESTION_CHARS
 from engine.bootstrap.build import BootstrapResult, Progress, bootstrap, prepare_schema
-from engine.bootstrap.corpus import Corpus, CorpusRecord
+from engine.bootstrap.corpus import Corpus, CorpusError, CorpusRecord
 from engine.programs.executor import Execution
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sentence import lead_sentence
@@ -47,6 +47,18 @@ def default_corpus_dir(spec: str | None, fingerprint: str, config: ScoutConfig) 
     if spec is None:
         return DEFAULT_CORPUS
     return Path(config.cache_dir) / "corpora" / _slug(fingerprint)
+
+
+def is_shipped(corpus_dir: str | Path) -> bool:
+    """Whether a corpus folder ships with the app (under assets/): it is read-only, because it is a tracked
+    file and every visitor of a public Space shares it; what users mark goes to an overlay instead."""
+    return Path(corpus_dir).resolve().is_relative_to(ASSETS)
+
+
+def overlay_corpus_dir(fingerprint: str, config: ScoutConfig) -> Path:
+    """Where the pairs users mark as correct go when the KG's corpus is shipped: a corpus of their own in the
+    cache folder, per KG, read together with the shipped one."""
+    return Path(config.cache_dir) / "corpora" / (_slug(fingerprint) + "-marked")
 
 
 class Scout:
@@ -90,7 +102,9 @@ class Scout:
         kg = KnowledgeGraph.open(spec, self.config)
         if corpus_dir is None:
             corpus_dir = default_corpus_dir(spec, kg.fingerprint, self.config)
-        return KGSession(self, kg, Corpus(corpus_dir), name=Path(spec).name if spec else "World geography (default)")
+        overlay = Corpus(overlay_corpus_dir(kg.fingerprint, self.config)) if is_shipped(corpus_dir) else None
+        return KGSession(self, kg, Corpus(corpus_dir), name=Path(spec).name if spec else "World geography (default)",
+                         overlay=overlay)
 
     def sweep_stores(self, keep: list[str]) -> store_cache.Sweep:
         """Remove the stores no open KG uses (`keep`: their folders) that sat idle past `store_idle_hours`, and
@@ -109,11 +123,22 @@ class KGSession:
     kg: KnowledgeGraph
     corpus: Corpus
     name: str
+    overlay: Corpus | None = None  # the users' marked pairs where `corpus` is shipped (read-only)
     _reasoner: object | None = field(default=None, repr=False)
     _labels: object | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _read_to: int = field(default=0, repr=False)  # bytes of the corpus' records the reasoner has taken in
     _has_readings: bool = field(default=False, repr=False)  # stand-ins for explored programs added
+    _overlay_read_to: int = field(default=0, repr=False)  # the same for the overlay's records
+
+    @property
+    def writable_corpus(self) -> Corpus:
+        """Where marked pairs go: the overlay where the corpus is shipped, else the corpus itself."""
+        return self.overlay if self.overlay is not None else self.corpus
+
+    def records(self) -> list[CorpusRecord]:
+        """Every exemplar: the corpus' records, then the overlay's."""
+        return self.corpus.records() + (self.overlay.records() if self.overlay is not None else [])
 
     @property
     def schema(self):
@@ -121,7 +146,7 @@ class KGSession:
 
     @property
     def has_corpus(self) -> bool:
-        return bool(self.corpus.exists() and self.corpus.records())
+        return bool(self.corpus.exists() and self.corpus.records()) or bool(self.overlay and self.overlay.records())
 
     def label_index(self):
         with self._lock:
@@ -140,7 +165,11 @@ class KGSession:
             self._prepare_schema()
         labels = self.label_index()
         with self._lock:
-            records, self._read_to = self.corpus.records_from(0 if self._reasoner is None else self._read_to)
+            fresh = self._reasoner is None
+            records, self._read_to = self.corpus.records_from(0 if fresh else self._read_to)
+            if self.overlay is not None:
+                marked, self._overlay_read_to = self.overlay.records_from(0 if fresh else self._overlay_read_to)
+                records = records + marked
             if self._reasoner is None:
                 from engine.answer.reasoner import Reasoner
 
@@ -262,6 +291,9 @@ class KGSession:
         config = self.scout.config.replace(
             **{k: v for k, v in {"budget": budget, "model": model}.items() if v is not None}
         )
+        if self.overlay is not None:
+            raise CorpusError(f"{self.name} comes with its corpus, which is read-only; bootstrap a copy of the KG "
+                              "opened from a file to build another")
         load = self.scout.llm if config.model == self.scout.config.model else lambda: _load_llm(config)
         self._prepare_schema(load, on_progress or (lambda p: None))  # here too: it drops the old schema's reasoner
         return bootstrap(self.kg, self.corpus.folder, config, load, on_progress, should_stop, self.scout.embedder)
@@ -290,25 +322,29 @@ class KGSession:
             entities=tuple((e.ref, e.iri or "", classes.get(e.ref, "thing")) for e in entities(parsed)),
             source="user",
         )
-        self.corpus.append(record)  # the next question takes it in (see `reasoner`)
+        self.writable_corpus.append(record)  # the next question takes it in (see `reasoner`)
         return record
 
     def unmark_correct(self, record: CorpusRecord) -> bool:
         """Undo `mark_correct`: the record leaves the corpus file and the reasoner's exemplars. False when it
         is no longer there (undone already)."""
         with self._lock:
-            removed = self.corpus.remove(record)
+            removed = self.writable_corpus.remove(record)
             if removed is None:
                 return False
-            if removed.offset < self._read_to:  # the reasoner had taken it in: later records moved up
-                self._read_to -= removed.length
+            read_to = self._overlay_read_to if self.overlay is not None else self._read_to
+            if removed.offset < read_to:  # the reasoner had taken it in: later records moved up
+                if self.overlay is not None:
+                    self._overlay_read_to -= removed.length
+                else:
+                    self._read_to -= removed.length
                 if self._reasoner is not None:
                     self._reasoner.remove_record(record)
             return True
 
     def search_corpus(self, text: str, limit: int = 50) -> list[CorpusRecord]:
         needle = text.lower().strip()
-        records = self.corpus.records()  # empty when nothing has been generated yet
+        records = self.records()  # empty when nothing has been generated yet
         hits = [r for r in records if not needle or needle in r.question.lower() or needle in r.program.lower()]
         return hits[:limit]
 

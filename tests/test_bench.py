@@ -19,3 +19,22 @@ def test_a_fresh_query_cache_shares_all_but_the_memos(tmp_path: Path) -> None:
     assert sorted(p.name for p in fresh.iterdir()) == ["models", "reasoner", "stores"]
     assert (fresh / "stores" / "f").read_text() == "stores"  # shared, not copied
     assert (fresh / "stores").resolve() == (cache / "stores").resolve()
+
+
+def test_the_load_report_counts_errors_differences_and_the_throughput_ratio() -> None:
+    """bench.load's arithmetic on made-up runs: what differs from the session alone, and the ratios."""
+    from argparse import Namespace
+
+    from bench.load import Asked, Run, questions, report
+
+    asked = questions(6)
+    assert len(asked) == 6 and asked == questions(6)  # a fixed sample of our own questions
+    base = Run([Asked(0, "q1", "(A)", 1.0), Asked(0, "q2", "(B)", 3.0)], seconds=4.0)  # 30 a minute
+    load = Run([Asked(1, "q1", "(A)", 2.0), Asked(2, "q2", "(C)", 4.0), Asked(1, "q1", "", 9.0, "**Error:**"),
+                Asked(2, "q1", "(A)", 6.0)], seconds=6.0)  # 3 answered in 6 s: 30 a minute
+    rows = {r[0]: r[1] for r in report(Namespace(sessions=2), base, load, [(0, 100.0), (5, 120.0), (10, 105.0)],
+                                       "still running")}
+    assert rows["errors"] == "1 of 6 answers"
+    assert rows["answers whose program differs from the session alone"] == "1 of 3"
+    assert rows["2 sessions: answers a minute (vs alone)"].startswith("30.0 (1.00x")
+    assert rows["app RSS: start / peak / end of the load (MiB)"] == "100 / 120 / 105 (+5.0%)"

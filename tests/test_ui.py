@@ -25,7 +25,7 @@ from engine.answer.rank import Alternative
 from engine.answer.reasoner import QuestionResult, Timings
 from engine.scout import Scout
 from kg_adapters.base import LoadError
-from ui import render
+from ui import render, schema_picture
 from ui.handlers import Handlers
 from ui.state import Hub
 
@@ -585,3 +585,67 @@ def test_build_makes_one_blocks_app_per_scout(tmp_path):
     assert demo.kgscout_hub.scout is scout and demo.kgscout_hub.default_key == "tiny_films.psv"
     options = ui.launch_options(scout)
     assert options["max_file_size"] == scout.config.max_upload_bytes and "kgs-progress" in options["css"]
+
+
+def test_the_shipped_corpus_is_read_only_marked_pairs_go_to_an_overlay(tmp_path):
+    """Marking on a KG whose corpus ships in assets/ writes a per-KG overlay in the cache folder, read with the
+    shipped records; undo takes it from the overlay, and the shipped file keeps every byte."""
+    from engine.scout import DEFAULT_CORPUS
+
+    shipped = DEFAULT_CORPUS / "records.jsonl"
+    before = shipped.read_bytes()
+    scout = Scout(ScoutConfig(cache_dir=str(tmp_path / "cache"), endpoint_retries=0, query_timeout_s=5))
+    hub = Hub(scout, default_spec=FILMS, default_corpus=str(DEFAULT_CORPUS))
+    handlers = Handlers(hub, csv_dir=tmp_path / "csv")
+    state = hub.new_state()
+    session = hub.session(hub.default_key)
+    assert session.overlay is not None and session.overlay.folder.is_relative_to(tmp_path / "cache")
+    shipped_count = len(session.records())
+    status, _, _, state = handlers.mark_correct("who directed Alien?", '(JOIN (R directed_by) "Alien")', state)
+    assert status.startswith("Added to the corpus")
+    assert shipped.read_bytes() == before
+    assert [r.question for r in session.overlay.records()] == ["who directed Alien?"]
+    assert len(session.records()) == shipped_count + 1  # read together as exemplars
+    assert [r.source for r in session.search_corpus("directed Alien")] == ["user"]
+    session._overlay_read_to = session.overlay.records_from(0)[1]  # as if the reasoner had taken it in
+    assert handlers.undo_mark(state)[0].startswith("Undone")
+    assert session.overlay.records() == [] and session._overlay_read_to == 0
+    assert shipped.read_bytes() == before and len(session.records()) == shipped_count
+    with pytest.raises(Exception, match="read-only"):
+        session.bootstrap(budget=1)
+
+
+def test_a_bootstrapped_corpus_takes_marked_pairs_itself(hub):
+    """Only a shipped corpus gets an overlay: a KG's own corpus in the cache folder is written directly."""
+    assert hub.session(hub.default_key).overlay is None
+
+
+# ------------------------------------------------------------------ schema diagram
+def test_schema_diagram_draws_classes_relations_and_counts(handlers, state):
+    image, said = handlers.schema_diagram("", state)
+    assert image.startswith('<img class="kgs-schema"') and "data:image/svg+xml;base64," in image
+    assert "directed_by" in image and "relations" in said  # the alt text names them
+    svg = schema_picture.schema_svg(handlers.hub.session(state.kg).schema,
+                                    schema_picture.pick_relations(handlers.hub.session(state.kg).schema))
+    assert "<script" not in svg and "directed by · " in svg
+
+
+def test_a_large_schema_draws_its_top_relations_and_filters_the_rest():
+    from kg_adapters.schema import ClassInfo, RelationInfo, Schema
+
+    classes = tuple(ClassInfo(f"c{i}", f"c{i}", f"class {i}") for i in range(40))
+    relations = tuple(RelationInfo(f"r{i}", f"r{i}", f"relation {i}", f"reverse {i}", domain=(f"c{i % 40}",),
+                                   range=(f"c{(i * 7) % 40}",), count=1000 - i) for i in range(400))
+    schema = Schema(classes, relations)
+    view = schema_picture.pick_relations(schema, "", 30)
+    assert [r.name for r in view.relations] == [f"r{i}" for i in range(30)] and view.total == 400
+    assert "30 relations with the most triples of the 400" in schema_picture.caption(view)
+    wanted = schema_picture.pick_relations(schema, "relation 399", 30)
+    assert [r.name for r in wanted.relations] == ["r399"]
+    assert "All 1 relations matching" in schema_picture.caption(wanted)
+    assert "No relation" in schema_picture.caption(schema_picture.pick_relations(schema, "zzz", 30))
+    svg = schema_picture.schema_svg(schema, view)
+    assert svg.count('class="kgs-schema-relation"') == 30 and "relation 0 · 1,000" in svg
+    assert "<b>" not in schema_picture.schema_svg(
+        Schema(classes, (RelationInfo("x", "x", "<b>x</b>", "x", count=1),)),
+        schema_picture.pick_relations(Schema(classes, (RelationInfo("x", "x", "<b>x</b>", "x", count=1),))))

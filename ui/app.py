@@ -149,12 +149,20 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
                 kg_status = gr.Markdown(elem_id="kg-status")
                 schema_summary = gr.Markdown(elem_id="schema-summary")
                 with gr.Accordion("Schema: edit labels and descriptions before bootstrapping", open=True):
-                    classes_df = gr.Dataframe(headers=render.CLASS_COLUMNS, interactive=True, wrap=True,
-                                              label="Classes", elem_id="classes", max_height=320,
-                                              static_columns=_static(render.CLASS_COLUMNS))
-                    relations_df = gr.Dataframe(headers=render.RELATION_COLUMNS, interactive=True, wrap=True,
-                                                label="Relations", elem_id="relations", max_height=320,
-                                                static_columns=_static(render.RELATION_COLUMNS))
+                    with gr.Row():
+                        with gr.Column(scale=3):
+                            classes_df = gr.Dataframe(headers=render.CLASS_COLUMNS, interactive=True, wrap=True,
+                                                      label="Classes", elem_id="classes", max_height=320,
+                                                      static_columns=_static(render.CLASS_COLUMNS))
+                            relations_df = gr.Dataframe(headers=render.RELATION_COLUMNS, interactive=True,
+                                                        wrap=True, label="Relations", elem_id="relations",
+                                                        max_height=320,
+                                                        static_columns=_static(render.RELATION_COLUMNS))
+                        with gr.Column(scale=2, elem_id="schema-diagram-column"):
+                            diagram_filter = gr.Textbox(label="Draw the relations whose name, label or classes "
+                                                        "hold…", placeholder="e.g. film", elem_id="schema-filter")
+                            diagram_caption = gr.Markdown(elem_id="schema-diagram-caption")
+                            diagram = gr.HTML(elem_id="schema-diagram", max_height=660)
                     with gr.Row():
                         save_schema_btn = gr.Button("Save schema edits", elem_id="save-schema", scale=0)
                         schema_status = gr.Markdown(elem_id="schema-status")
@@ -241,6 +249,11 @@ def build(scout, kg: str | None = None, corpus: str | None = None, preload: bool
             return (message, table(class_rows, render.CLASS_COLUMNS), table(relation_rows, render.RELATION_COLUMNS))
 
         save_schema_btn.click(save_schema, [classes_df, relations_df, state], [schema_status, classes_df, relations_df])
+        # The diagram follows the relation table: whatever refills the table (another KG, saved edits) redraws it.
+        relations_df.change(h.schema_diagram, [diagram_filter, state], [diagram, diagram_caption],
+                            show_progress="hidden")
+        diagram_filter.change(h.schema_diagram, [diagram_filter, state], [diagram, diagram_caption],
+                              show_progress="hidden")
 
         def search(text, s):
             rows, message = h.search_corpus(text, s)

@@ -22,7 +22,7 @@ from typing import Iterator
 
 import gradio as gr
 
-from . import picture, render
+from . import picture, render, schema_picture
 from .state import Hub, SessionState
 
 log = logging.getLogger(__name__)
@@ -321,6 +321,17 @@ class Handlers:
         message = (f"Undone: {what} is no longer in the corpus of **{render.md_escape(key)}**." if removed
                    else f"{what} was no longer in the corpus of **{render.md_escape(key)}**.")
         return (message, gr.update(visible=bool(state.marked)), state)
+
+    def schema_diagram(self, text: str, state: SessionState) -> tuple[str, str]:
+        """(diagram html, caption) of the current KG's schema: the relations with the most triples, or those
+        the filter text names, so that a schema of hundreds of relations stays readable."""
+        state = self._ensure(state)
+        try:
+            schema = self._session(state).schema
+        except Exception as err:  # noqa: BLE001
+            return ("", _note("No schema to draw: " + render.error_text(err)))
+        view = schema_picture.pick_relations(schema, text or "", self.hub.scout.config.schema_diagram_relations)
+        return (schema_picture.schema_image(schema, view), schema_picture.caption(view))
 
     def clear_chat(self, state: SessionState) -> tuple:
         """Returns (chatbot, program box, download button, status, state)."""
@@ -635,7 +646,7 @@ def _has_corpus(session) -> bool:
 
 def _corpus_size(session) -> int:
     try:
-        return len(session.corpus.records()) if _has_corpus(session) else 0
+        return len(session.records()) if _has_corpus(session) else 0
     except Exception:  # noqa: BLE001
         return 0
 

@@ -146,7 +146,7 @@ class Reasoner:
         embedder: TextEmbedder,
         label_index: LabelIndex,
         config: ScoutConfig = ScoutConfig(),
-        memoize: bool = True,
+        memoize: bool | None = None,  # None: config.answer_memo
     ):
         self.kg, self.schema, self.executor = kg, kg.schema, kg.executor
         self.llm, self.embedder, self.index, self.config = llm, embedder, label_index, config
@@ -155,7 +155,7 @@ class Reasoner:
         self.enumerator = Enumerator(kg, config)
         self.pruner = Pruner(self.schema, self.executor, embedder, config, self.enumerator.ties)
         self.ranker = Ranker(self.schema, llm, config, self.enumerator.incident_relations)
-        self.memo = AnswerMemo(config.cache_dir, enabled=memoize)
+        self.memo = AnswerMemo(config.cache_dir, enabled=config.answer_memo if memoize is None else memoize)
         # The schema's names and wording shape prompts and programs: an edited label or a named class is
         # another KG to the memo.
         self._schema_digest = hashlib.sha256(self.schema.to_json().encode()).hexdigest()[:16]
