@@ -104,15 +104,13 @@ def measure(path: Path, cache_dir: Path, ask: bool, model: str, explore_s: float
     from kg_adapters.oxigraph_store import OxigraphStore
     from kg_adapters.schema import InductionConfig, cached_schema
 
-    # The upload limit just above this file: today's loader reads up to the limit into one buffer (issue 28).
-    limit_mb = 3 * path.stat().st_size / 2**20 + 1  # a gzipped file is limited by its decompressed size too
-    config = ScoutConfig(cache_dir=str(cache_dir), model=model, lexicon=False, max_upload_mb=limit_mb,
-                         query_timeout_s=600.0)
+    config = ScoutConfig(cache_dir=str(cache_dir), model=model, lexicon=False, max_upload_mb=1e6,
+                         max_triples=10 * BIG_SIZE, query_timeout_s=600.0)
     if ask:
         _share_models(cache_dir)
     started = time.perf_counter()
     store = OxigraphStore.from_file(path, cache_root=cache_dir, max_bytes=config.max_upload_bytes,
-                                    timeout_s=config.query_timeout_s)
+                                    max_triples=config.max_triples, timeout_s=config.query_timeout_s)
     load_s, load_rss = time.perf_counter() - started, peak_rss_mb()
     started = time.perf_counter()
     schema = cached_schema(store, cache_dir, InductionConfig(timeout_s=config.query_timeout_s))
