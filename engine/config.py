@@ -24,6 +24,10 @@ class ScoutConfig:
     max_upload_mb: float = field(default=200.0, metadata={"help": "largest KG file accepted, also after "
                                                           "decompressing a .gz"})
     max_predicates: int = field(default=5000, metadata={"help": "distinct predicates a KG file may have"})
+    # N-Triples, Turtle and RDF/XML go through pyoxigraph's bulk loader (no Python object per triple); past
+    # this many triples a KG belongs behind a SPARQL endpoint, and the refusal says so (issue 28).
+    max_triples: int = field(default=10_000_000, metadata={"help": "triples a KG file may have; larger KGs "
+                                                           "belong behind a SPARQL endpoint"})
     query_timeout_s: float = field(default=20.0, metadata={"help": "time limit of every SPARQL query, on the "
                                                             "embedded store and on endpoints"})
     endpoint_retries: int = field(default=2, metadata={"help": "retries for an unreachable endpoint"})

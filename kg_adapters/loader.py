@@ -34,7 +34,7 @@ import xml.sax
 import xml.sax.handler
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -56,9 +56,13 @@ _SNIFF_BYTES = 64 * 1024
 MAX_LINE_BYTES = _MB
 MAX_NESTING = 256
 DEFAULT_MAX_PREDICATES = 5000
+DEFAULT_MAX_TRIPLES = 10_000_000  # past this a KG belongs behind a SPARQL endpoint (issue 28)
 _GZIP_MAGIC = b"\x1f\x8b"
 # Formats where a line holds one statement: a line of megabytes is no KG.
 _LINE_FORMATS = frozenset({"ntriples", "nquads", "turtle", "trig", "delimited"})
+# Formats of triples only, which pyoxigraph's bulk loader puts in the default graph as they are; quads formats
+# (N-Quads, TriG, JSON-LD) are parsed in Python, which folds named graphs into the default graph.
+STREAMED_FORMATS = frozenset({"ntriples", "turtle", "rdfxml"})
 
 _RDF_FORMATS: dict[str, pyoxigraph.RdfFormat] = {
     "ntriples": pyoxigraph.RdfFormat.N_TRIPLES,
@@ -153,6 +157,17 @@ class ParsedGraph:
     sha256: str  # hex digest of the file bytes: the KG fingerprint
 
 
+@dataclass(frozen=True)
+class CheckedFile:
+    """A file that passed every refusal rule, kept as its (decompressed) bytes for the bulk loader."""
+
+    data: bytes
+    format: str  # one of _FORMAT_NAMES' keys
+    source: str  # the path as given
+    name: str  # the path without .gz: what names the format
+    sha256: str  # hex digest of the decompressed bytes: the KG fingerprint, as ParsedGraph's
+
+
 class _Row(NamedTuple):
     """One delimited line, kept as text until every row's relation is known."""
 
@@ -170,6 +185,24 @@ def parse_file(
     A gzip file (by its first bytes) is decompressed first, to at most `max_bytes`; its
     format is read from the name without `.gz`."""
     source = os.fspath(path)
+    checked, text = _read_checked(source, max_bytes)
+    return _parsed(checked, text, max_predicates)
+
+
+def load_file(
+    path: str | os.PathLike, max_bytes: int = DEFAULT_MAX_BYTES, max_predicates: int = DEFAULT_MAX_PREDICATES
+) -> ParsedGraph | CheckedFile:
+    """What a store is built from: the checked bytes where pyoxigraph's bulk loader can take the format
+    (`STREAMED_FORMATS`: no Python object per triple, see `bulk_load`), else the parsed triples. The same
+    refusals as `parse_file` hold before either."""
+    checked, text = _read_checked(os.fspath(path), max_bytes)
+    if checked.format in STREAMED_FORMATS:
+        return checked
+    return _parsed(checked, text, max_predicates)
+
+
+def _read_checked(source: str, max_bytes: int) -> tuple[CheckedFile, str]:
+    """Read, decompress and decode the file, name its format and apply every refusal rule."""
     try:
         data = _gunzip(_read_bytes(source, max_bytes), max_bytes)
         name = source[:-3] if source.lower().endswith(".gz") else source
@@ -178,17 +211,71 @@ def parse_file(
             raise LoadError("the file has no triples")
         fmt = detect_format(name, data[:_SNIFF_BYTES])
         _refuse_hostile(data, text, fmt)
-        if fmt == "delimited":
-            triples = _parse_delimited(text, name, max_predicates)
-        else:
-            triples = _parse_rdf(text, fmt, max_predicates)
-        if not triples:
-            raise LoadError(_no_triples_message(fmt))
     except LoadError as err:
         if err.path is None:
             err.path = source
         raise
-    return ParsedGraph(triples, fmt, source, hashlib.sha256(data).hexdigest())
+    return CheckedFile(data, fmt, source, name, hashlib.sha256(data).hexdigest()), text
+
+
+def _parsed(checked: CheckedFile, text: str, max_predicates: int) -> ParsedGraph:
+    try:
+        if checked.format == "delimited":
+            triples = _parse_delimited(text, checked.name, max_predicates)
+        else:
+            triples = _parse_rdf(text, checked.format, max_predicates)
+        if not triples:
+            raise LoadError(_no_triples_message(checked.format))
+    except LoadError as err:
+        if err.path is None:
+            err.path = checked.source
+        raise
+    return ParsedGraph(triples, checked.format, checked.source, checked.sha256)
+
+
+def bulk_load(checked: CheckedFile, store: pyoxigraph.Store, max_predicates: int = DEFAULT_MAX_PREDICATES,
+              on_progress: Callable[[int, int], None] | None = None) -> None:
+    """Load a checked file into `store` with pyoxigraph's bulk loader, which parses and writes in Rust without
+    a Python object per triple (the list `parse_file` builds took most of a large load's memory).
+
+    One call for the whole file: blank nodes are renamed per call, so chunks would split one node in two.
+    `on_progress(bytes read, bytes in all)` follows the parser through the bytes. A syntax error or too many
+    predicates raises LoadError as `parse_file` would; the caller drops the store, which holds part of the file.
+    """
+    data = checked.data.removeprefix(b"\xef\xbb\xbf")  # the UTF-8 BOM `_decode` accepts
+    try:
+        store.bulk_load(_Progress(data, on_progress), _RDF_FORMATS[checked.format], base_iri=naming.BASE)
+    except (SyntaxError, ValueError) as err:
+        text = data.decode("utf-8") if checked.format == "rdfxml" else ""
+        raise _with_path(_syntax_error(err, text, checked.format), checked.source) from None
+    if not bool(store.query("ASK { ?s ?p ?o }")):
+        raise _with_path(LoadError(_no_triples_message(checked.format)), checked.source)
+    predicates = store.query(f"SELECT DISTINCT ?p WHERE {{ ?s ?p ?o }} LIMIT {max_predicates + 1}")
+    if sum(1 for _ in predicates) > max_predicates:
+        raise _with_path(_too_many_predicates(max_predicates), checked.source)
+
+
+def _with_path(err: LoadError, source: str) -> LoadError:
+    err.path = err.path or source
+    return err
+
+
+class _Progress(io.RawIOBase):
+    """The file's bytes as a stream the bulk loader reads, telling `on_progress` how far it has read."""
+
+    def __init__(self, data: bytes, on_progress: Callable[[int, int], None] | None):
+        self._view, self._at, self._on_progress = memoryview(data), 0, on_progress
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = min(len(buffer), len(self._view) - self._at)
+        buffer[:n] = self._view[self._at:self._at + n]
+        self._at += n
+        if self._on_progress and n:
+            self._on_progress(self._at, len(self._view))
+        return n
 
 
 def detect_format(path: str | os.PathLike, head: bytes) -> str:
@@ -221,7 +308,7 @@ def _read_bytes(path: str, max_bytes: int) -> bytes:
             raise LoadError(_too_big_message(size, max_bytes))
         with open(path, "rb") as handle:
             # Bounded read: the size on disk may lie (growing file, special file).
-            data = handle.read(max_bytes + 1)
+            data = _read_at_most(handle, max_bytes + 1)
     except FileNotFoundError:
         raise LoadError(f"no such file: {path}") from None
     except IsADirectoryError:
@@ -242,12 +329,26 @@ def _gunzip(data: bytes, max_bytes: int) -> bytes:
         return data
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-            out = stream.read(max_bytes + 1)
+            out = _read_at_most(stream, max_bytes + 1)
     except (OSError, EOFError, zlib.error) as err:
         raise LoadError(f"the gzip file is damaged or cut short ({err})") from None
     if len(out) > max_bytes:
         raise LoadError(f"the file is larger than {_megabytes(max_bytes)} when decompressed, the limit")
     return out
+
+
+def _read_at_most(stream: io.BufferedIOBase, limit: int, chunk: int = 64 * _MB) -> bytes:
+    """Up to `limit` bytes, read in chunks: `read(limit)` allocates the whole limit first, so a limit set for
+    a 10^7-triple file (gigabytes) failed with MemoryError on a small file (found by bench.scale)."""
+    parts: list[bytes] = []
+    left = limit
+    while left > 0:
+        part = stream.read(min(chunk, left))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
 
 
 def _too_big_message(size: int, max_bytes: int) -> str:

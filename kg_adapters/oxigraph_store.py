@@ -21,17 +21,21 @@ import os
 import shutil
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyoxigraph as ox
 
 from .base import Bindings, KGError, LoadError, QueryError, QueryTimeout, StoreInfo, Term
-from .loader import DEFAULT_MAX_BYTES, DEFAULT_MAX_PREDICATES, ParsedGraph, parse_file
+from .loader import DEFAULT_MAX_BYTES, DEFAULT_MAX_PREDICATES, DEFAULT_MAX_TRIPLES, CheckedFile, ParsedGraph, bulk_load, load_file
 
 # Bump when the loader's output for the same file changes, so old stores are not reused.
 STORE_FORMAT_VERSION = "1"
 DEFAULT_CACHE_ROOT = Path.home() / ".cache" / "kgscout"
 DEFAULT_MAX_ROWS = 100_000
+USE_AN_ENDPOINT = ("For a graph this large, load it into a SPARQL endpoint (Virtuoso, QLever, or any SPARQL 1.1 "
+                   "server) and connect KG Scout to its URL.")
 DEFAULT_TIMEOUT_S = 20.0
 MAX_RUNAWAY_QUERIES = 2  # abandoned queries allowed to run on before new ones must wait
 
@@ -63,22 +67,25 @@ class OxigraphStore:
         cache_root: str | os.PathLike | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
         max_predicates: int = DEFAULT_MAX_PREDICATES,
+        max_triples: int = DEFAULT_MAX_TRIPLES,
+        on_progress: Callable[[int, int], None] | None = None,
         **limits: float,
     ) -> "OxigraphStore":
-        """Open the store for this file, building it on first use; `limits`: `timeout_s`, `max_rows`."""
+        """Open the store for this file, building it on first use; `limits`: `timeout_s`, `max_rows`.
+        `on_progress(bytes read, bytes in all)` follows a bulk load (N-Triples, Turtle, RDF/XML)."""
         path = Path(path)
         if not path.is_file():
             raise LoadError(f"no such file: {path}", path=str(path))
         size = path.stat().st_size
         if size > max_bytes:
-            raise LoadError(
-                f"file is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB", path=str(path)
-            )
+            raise LoadError(f"file is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB. {USE_AN_ENDPOINT}",
+                            path=str(path))
         sha = file_sha256(path)
         root = Path(cache_root or DEFAULT_CACHE_ROOT) / "stores"
         target = root / f"{sha[:24]}-v{STORE_FORMAT_VERSION}"
         if not (target / "READY").is_file():
-            _build(parse_file(path, max_bytes=max_bytes, max_predicates=max_predicates), target)
+            source = load_file(path, max_bytes=max_bytes, max_predicates=max_predicates)
+            _build(source, target, Limits(max_predicates, max_triples), on_progress)
         return cls.open(target, **limits)
 
     @classmethod
@@ -199,18 +206,39 @@ def _term(node: object) -> Term | None:
     raise KGError(f"unexpected term in result: {node!r}")
 
 
-def _info_for(parsed: ParsedGraph, location: str) -> StoreInfo:
+def _info_for(parsed: ParsedGraph | CheckedFile, location: str) -> StoreInfo:
     return StoreInfo(
         name=Path(parsed.source).name,
         kind="embedded",
         location=location,
         fingerprint=f"oxigraph:{parsed.sha256}:v{STORE_FORMAT_VERSION}",
-        triples=len(parsed.triples),
+        triples=len(parsed.triples) if isinstance(parsed, ParsedGraph) else 0,  # a built store counts its own
         extra={"format": parsed.format},
     )
 
 
-def _build(parsed: ParsedGraph, target: Path) -> None:
+@dataclass(frozen=True)
+class Limits:
+    """What a built store may hold; checked before the store is renamed into place."""
+
+    max_predicates: int = DEFAULT_MAX_PREDICATES
+    max_triples: int = DEFAULT_MAX_TRIPLES
+
+
+def _fill(store: ox.Store, source: ParsedGraph | CheckedFile, limits: Limits,
+          on_progress: Callable[[int, int], None] | None) -> None:
+    """Bulk-load checked bytes where the format allows, else insert the parsed triples; refuse past the limit."""
+    if isinstance(source, CheckedFile):
+        bulk_load(source, store, limits.max_predicates, on_progress)
+    else:
+        store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object) for t in source.triples)
+    if len(store) > limits.max_triples:
+        raise LoadError(f"the file has {len(store):,} triples; the limit is {limits.max_triples:,} (the setting "
+                        f"max_triples). {USE_AN_ENDPOINT}", path=source.source)
+
+
+def _build(parsed: ParsedGraph | CheckedFile, target: Path, limits: Limits = Limits(),
+           on_progress: Callable[[int, int], None] | None = None) -> None:
     """Write the store into a scratch folder, then rename it into place in one step."""
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not (target / "READY").is_file():
@@ -219,7 +247,7 @@ def _build(parsed: ParsedGraph, target: Path) -> None:
     try:
         scratch.mkdir()
         store = ox.Store(str(scratch / "db"))
-        store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object) for t in parsed.triples)
+        _fill(store, parsed, limits, on_progress)
         store.flush()
         triples = len(store)
         del store

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .base import KGStore, LoadError
-from .loader import DEFAULT_MAX_PREDICATES
+from .loader import DEFAULT_MAX_PREDICATES, DEFAULT_MAX_TRIPLES
 from .oxigraph_store import DEFAULT_MAX_ROWS
 from .sparql_endpoint import DEFAULT_MAX_RESPONSE_BYTES
 
@@ -25,6 +25,7 @@ class StoreLimits:
     retries: int = 2
     max_rows: int = DEFAULT_MAX_ROWS
     max_predicates: int = DEFAULT_MAX_PREDICATES
+    max_triples: int = DEFAULT_MAX_TRIPLES
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     allow_private_endpoints: bool = False
 
@@ -46,7 +47,7 @@ def open_store(spec: str | None, cache_dir: str | Path, limits: StoreLimits) -> 
     if not Path(spec).exists():
         raise LoadError(f"no such file: {spec}", path=spec)
     return OxigraphStore.from_file(spec, cache_root=cache_dir, max_bytes=limits.max_bytes,
-                                   max_predicates=limits.max_predicates, timeout_s=limits.timeout_s,
+                                   max_predicates=limits.max_predicates, max_triples=limits.max_triples, timeout_s=limits.timeout_s,
                                    max_rows=limits.max_rows)
 
 

@@ -576,3 +576,54 @@ def test_a_lone_carriage_return_is_refused_with_a_message(tmp_path) -> None:
     path.write_bytes(b"a,b\rc,d\n")
     with pytest.raises(LoadError, match="expected subject,relation,object"):
         parse_file(path)
+
+
+# --- the store path: N-Triples, Turtle and RDF/XML through pyoxigraph's bulk loader (issue 28) ---------
+
+
+def _store_triples(path: Path, tmp_path: Path, **kwargs) -> set:
+    from kg_adapters.oxigraph_store import OxigraphStore
+
+    store = OxigraphStore.from_file(path, cache_root=tmp_path / "cache", **kwargs)
+    try:
+        return set(pyoxigraph.Store.read_only(store.info.extra["folder"] + "/db"))
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(("fmt", "ext", "content"), RDF_CASES, ids=[c[0] for c in RDF_CASES])
+def test_the_store_holds_what_parse_file_reads_bulk_loaded_or_not(tmp_path, fmt, ext, content):
+    path = write(tmp_path, "graph" + ext, content)
+    gz = tmp_path / f"graph{ext}.gz"
+    gz.write_bytes(gzip.compress(path.read_bytes()))
+    expected = {pyoxigraph.Quad(t.subject, t.predicate, t.object) for t in parse_file(path).triples}
+    assert _store_triples(path, tmp_path) == expected
+    assert _store_triples(gz, tmp_path / "gz") == expected
+
+
+def test_a_bulk_load_reports_its_progress_to_the_last_byte(tmp_path):
+    path = write(tmp_path, "graph.nt", NTRIPLES)
+    seen: list[tuple[int, int]] = []
+    _store_triples(path, tmp_path, on_progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1] == len(NTRIPLES.encode())
+
+
+@pytest.mark.parametrize(("case", "name", "content", "line"), MALFORMED[:3], ids=[c[0] for c in MALFORMED[:3]])
+def test_a_bulk_load_names_the_bad_line_and_leaves_no_store(tmp_path, case, name, content, line):
+    with pytest.raises(LoadError) as info:
+        _store_triples(write(tmp_path, name, content), tmp_path)
+    assert info.value.line == line and str(info.value).startswith(f"line {line}: not valid ")
+    stores = tmp_path / "cache" / "stores"
+    assert not stores.exists() or not list(stores.iterdir())  # RDF/XML is refused before a store is begun
+
+
+def test_past_the_triple_limit_the_refusal_says_to_use_an_endpoint(tmp_path):
+    with pytest.raises(LoadError, match=r"has 3 triples; the limit is 2 .*SPARQL endpoint"):
+        _store_triples(write(tmp_path, "graph.nt", NTRIPLES), tmp_path, max_triples=2)
+    with pytest.raises(LoadError, match=r"the limit is 0 MB\. .*SPARQL endpoint"):
+        _store_triples(write(tmp_path, "graph.ttl", TURTLE), tmp_path, max_bytes=10)
+
+
+def test_a_bulk_load_keeps_the_predicate_limit(tmp_path):
+    with pytest.raises(LoadError, match="more than 1 distinct predicates"):
+        _store_triples(write(tmp_path, "graph.nt", NTRIPLES), tmp_path, max_predicates=1)

@@ -122,6 +122,7 @@ def store_limits(config: ScoutConfig) -> StoreLimits:
         retries=config.endpoint_retries,
         max_rows=config.max_answers,
         max_predicates=config.max_predicates,
+        max_triples=config.max_triples,
         max_response_bytes=int(config.max_response_mb * 1024 * 1024),
         allow_private_endpoints=config.allow_private_endpoints,
     )

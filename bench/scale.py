@@ -1,0 +1,339 @@
+"""How each cost grows with the graph: load, schema, labels, linking, exploration and `ask`, from 10^5 triples up.
+
+    python -m bench.scale [--quick] [--with-1e7] [--gzip] [--no-ask] [--no-write]
+
+Issue 28: users bring graphs of millions of triples, and nothing had measured how any cost grows. For each size a
+seeded synthetic KG (bench.scale_kg: typed entities, power-law degree, 34 relations, numbers and dates, shared
+labels) is written as N-Triples and measured in a fresh subprocess, so that peak RSS is that size's alone:
+
+* load: the file into the embedded store (kg_adapters.oxigraph_store, today's path), time and peak RSS;
+* schema: induction over the store (kg_adapters.schema.read_schema);
+* labels: `LabelIndex.build` as it is today (every label read, pickled): time, pickle size, RSS it adds;
+* linking: median `LabelIndex.link` over questions that name random labels;
+* exploration: programs per second of the explorer's walks, without the LLM;
+* ask: the first question of a fresh session (models loaded, reasoner built: cold), then other questions
+  (warm), then the same questions again (cached), with a tiny corpus of the explored programs' English readings
+  and the tests' small model (SmolLM2-135M) unless `--model` names another; the lexicon is off (one LLM prompt
+  per relation, a once-per-KG cost measured elsewhere).
+
+The table gives each cost per size, the growth exponent between sizes (the slope on log-log axes: 1 is linear)
+and an extrapolation to 10^8 and 10^9 triples along the last exponent, stated as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from bench import scale_kg
+
+DEFAULT_SIZES = (100_000, 1_000_000)
+QUICK_SIZES = (10_000, 100_000)
+BIG_SIZE = 10_000_000
+EXTRAPOLATE_TO = (100_000_000, 1_000_000_000)
+MOVIEKG = Path(__file__).resolve().parents[2] / "shared" / "data" / "moviekg" / "kb.txt"
+LINK_QUESTIONS = 50
+TEMPLATES = ("who directed {}?", "what is {} known for", "when was {} released?", "where is {}?",
+             "how many films did {} star in?")
+
+
+@dataclass(frozen=True)
+class SizeResult:
+    """One size's costs; a field that was not measured is None."""
+
+    triples: int
+    file_mb: float
+    load_s: float
+    load_peak_rss_mb: float
+    schema_s: float
+    classes: int
+    relations: int
+    labels_s: float
+    labels_disk_mb: float
+    labels_rss_mb: float
+    link_median_ms: float
+    link_p90_ms: float
+    explore_programs_per_s: float
+    ask_cold_s: float | None = None
+    ask_warm_s: float | None = None
+    ask_cached_s: float | None = None
+    peak_rss_mb: float = 0.0
+
+
+# Which costs the table shows: (field, what, unit).
+COSTS = (
+    ("load_s", "load into the embedded store", "s"),
+    ("load_peak_rss_mb", "peak RSS after the load", "MB"),
+    ("schema_s", "schema induction", "s"),
+    ("labels_s", "label index build", "s"),
+    ("labels_disk_mb", "label index on disk (pickle)", "MB"),
+    ("labels_rss_mb", "RSS the label index adds", "MB"),
+    ("link_median_ms", "linking, median", "ms"),
+    ("link_p90_ms", "linking, p90", "ms"),
+    ("explore_programs_per_s", "exploration rate (programs/s)", "/s"),
+    ("ask_cold_s", "`ask`, cold (fresh session)", "s"),
+    ("ask_warm_s", "`ask`, warm (median, other questions)", "s"),
+    ("ask_cached_s", "`ask`, cached (median, same questions)", "s"),
+    ("peak_rss_mb", "peak RSS of the whole run", "MB"),
+)
+
+
+def rss_mb() -> float:
+    import psutil
+
+    return psutil.Process().memory_info().rss / 2**20
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# ------------------------------------------------------------------ one size (run in its own process)
+def measure(path: Path, cache_dir: Path, ask: bool, model: str, explore_s: float, seed: int = 0) -> SizeResult:
+    """Every cost of one file, in the order a user meets them; `cache_dir` starts empty."""
+    from engine.config import ScoutConfig
+    from kg_adapters.oxigraph_store import OxigraphStore
+    from kg_adapters.schema import InductionConfig, cached_schema
+
+    config = ScoutConfig(cache_dir=str(cache_dir), model=model, lexicon=False, max_upload_mb=1e6,
+                         max_triples=10 * BIG_SIZE, query_timeout_s=600.0)
+    if ask:
+        _share_models(cache_dir)
+    started = time.perf_counter()
+    store = OxigraphStore.from_file(path, cache_root=cache_dir, max_bytes=config.max_upload_bytes,
+                                    max_triples=config.max_triples, timeout_s=config.query_timeout_s)
+    load_s, load_rss = time.perf_counter() - started, peak_rss_mb()
+    started = time.perf_counter()
+    schema = cached_schema(store, cache_dir, InductionConfig(timeout_s=config.query_timeout_s))
+    schema_s = time.perf_counter() - started
+    labels = _labels(store, schema, cache_dir)
+    link = _linking(labels[0], path, seed)
+    rate, programs = _exploration(store, config, explore_s, seed)
+    store.close()
+    asked = _ask(path, config, cache_dir, programs, seed) if ask else (None, None, None)
+    return SizeResult(
+        triples=store.info.triples, file_mb=path.stat().st_size / 2**20, load_s=load_s, load_peak_rss_mb=load_rss,
+        schema_s=schema_s, classes=len(schema.classes), relations=len(schema.relations), labels_s=labels[1],
+        labels_disk_mb=labels[2], labels_rss_mb=labels[3], link_median_ms=link[0], link_p90_ms=link[1],
+        explore_programs_per_s=rate, ask_cold_s=asked[0], ask_warm_s=asked[1], ask_cached_s=asked[2],
+        peak_rss_mb=peak_rss_mb(),
+    )
+
+
+def _share_models(cache_dir: Path) -> None:
+    """Models converted once in the default cache are used from there: converting one is no cost of a KG."""
+    from engine.config import ScoutConfig
+
+    models = Path(ScoutConfig().cache_dir) / "models"
+    if models.is_dir():
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        (cache_dir / "models").symlink_to(models, target_is_directory=True)
+
+
+def _labels(store, schema, cache_dir: Path):
+    """The label index as the app builds it today (no embedder: synonyms are a separate cost)."""
+    import gc
+
+    from engine.answer.linker import LabelIndex
+
+    gc.collect()
+    before = rss_mb()
+    started = time.perf_counter()
+    index = LabelIndex.build(store, schema, cache_dir)
+    build_s = time.perf_counter() - started
+    gc.collect()
+    disk = sum(p.stat().st_size for p in (cache_dir / "labels").glob("*.pkl")) / 2**20
+    return index, build_s, disk, rss_mb() - before
+
+
+def link_questions(path: Path, n: int = LINK_QUESTIONS, seed: int = 0) -> list[str]:
+    """Questions that each name one random label of the file, in a few everyday shapes."""
+    return [TEMPLATES[i % len(TEMPLATES)].format(label)
+            for i, label in enumerate(scale_kg.label_sample(path, n, seed))]
+
+
+def _linking(index, path: Path, seed: int) -> tuple[float, float]:
+    """Median and p90 of `link` in ms; one question first, untimed, so lazy tables are built."""
+    questions = link_questions(path, seed=seed)
+    index.link(questions[0])
+    times = []
+    for question in questions:
+        started = time.perf_counter()
+        index.link(question)
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times), _p90(times)
+
+
+def _exploration(store, config, budget_s: float, seed: int):
+    """Programs per second of the explorer over `budget_s` seconds (its start-up included), and the programs."""
+    from engine.bootstrap.explorer import ExploreConfig, Explorer
+    from engine.programs.kg import KnowledgeGraph
+
+    kg = KnowledgeGraph.from_store(store, config)
+    explorer = Explorer(kg, ExploreConfig(), seed=seed)
+    programs, started = [], time.perf_counter()
+    for program in explorer.explore(budget=10_000):
+        programs.append(program)
+        if time.perf_counter() - started > budget_s:
+            break
+    return len(programs) / (time.perf_counter() - started), programs
+
+
+def _ask(path: Path, config, cache_dir: Path, programs: list, seed: int):
+    """(cold, warm median, cached median) seconds of `Scout.ask`, with the explored programs as the corpus."""
+    from engine.bootstrap.corpus import Corpus
+    from engine.scout import Scout
+
+    corpus = Corpus(cache_dir / "corpus")
+    corpus.write_programs(programs[:20])
+    session = Scout(config).open(str(path), corpus_dir=corpus.folder)
+    questions = link_questions(path, n=4, seed=seed + 1)
+    cold = _timed_ask(session, questions[0])
+    warm = [_timed_ask(session, q) for q in questions[1:]]
+    cached = [_timed_ask(session, q) for q in questions]
+    session.close()
+    return cold, statistics.median(warm), statistics.median(cached)
+
+
+def _timed_ask(session, question: str) -> float:
+    started = time.perf_counter()
+    session.ask(question)
+    return time.perf_counter() - started
+
+
+def _p90(values: list[float]) -> float:
+    return sorted(values)[int(0.9 * (len(values) - 1))]
+
+
+# ------------------------------------------------------------------ the table
+def exponent(a: float | None, b: float | None, size_a: int, size_b: int) -> float | None:
+    """The slope of cost against size on log-log axes (1: linear, 0: flat); None where a cost is missing."""
+    if not a or not b or a <= 0 or b <= 0 or size_a == size_b:
+        return None
+    return math.log(b / a) / math.log(size_b / size_a)
+
+
+def extrapolate(value: float | None, slope: float | None, size: int, to: int) -> float | None:
+    if value is None or slope is None:
+        return None
+    return value * (to / size) ** slope
+
+
+def table(results: list[SizeResult]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """(header, rows): one row per cost, one column per size, the exponent between each pair of sizes, and the
+    values the last exponent gives at 10^8 and 10^9."""
+    sizes = [r.triples for r in results]
+    header = ("cost", *[f"{_size(s)} triples" for s in sizes],
+              *[f"exponent {_size(a)}→{_size(b)}" for a, b in zip(sizes, sizes[1:])],
+              *[f"extrapolated to {_size(t)}" for t in EXTRAPOLATE_TO])
+    rows = []
+    for name, what, unit in COSTS:
+        values = [getattr(r, name) for r in results]
+        slopes = [exponent(a, b, sa, sb) for a, b, sa, sb in zip(values, values[1:], sizes, sizes[1:])]
+        last = slopes[-1] if slopes else None
+        guesses = [extrapolate(values[-1], last, sizes[-1], t) for t in EXTRAPOLATE_TO]
+        rows.append((what, *[_value(v, unit) for v in values], *[_slope(s) for s in slopes],
+                     *[_value(g, unit, guess=True) for g in guesses]))
+    return header, rows
+
+
+def _size(n: int) -> str:
+    exp = math.log10(n) if n > 0 else 0
+    return f"10^{round(exp)}" if abs(exp - round(exp)) < 0.05 else f"{n:,}"
+
+
+def _value(v: float | None, unit: str, guess: bool = False) -> str:
+    if v is None:
+        return "—"
+    text = f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+    return f"~{text} {unit}" if guess else f"{text} {unit}"
+
+
+def _slope(s: float | None) -> str:
+    return "—" if s is None else f"{s:.2f}"
+
+
+# ------------------------------------------------------------------ driving
+def run_size(triples: int, workdir: Path, args: argparse.Namespace, vocabulary: list[str] | None) -> SizeResult:
+    """Generate the file, then measure it in a fresh Python so its peak RSS is its own."""
+    path = workdir / f"scale-{triples}.nt{'.gz' if args.gzip else ''}"
+    started = time.perf_counter()
+    made = scale_kg.generate(path, triples, seed=args.seed, vocabulary=vocabulary)
+    print(f"{_size(triples)}: {made.triples:,} triples, {made.entities:,} entities written in "
+          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+    out = workdir / f"result-{triples}.json"
+    command = [sys.executable, "-m", "bench.scale", "--measure", str(path), "--cache", str(workdir / f"cache-{triples}"),
+               "--result", str(out), "--model", args.model, "--explore-s", str(args.explore_s),
+               "--seed", str(args.seed), *(["--no-ask"] if args.no_ask else [])]
+    subprocess.run(command, check=True)
+    result = SizeResult(**json.loads(out.read_text()))
+    path.unlink()
+    return result
+
+
+def notes(args: argparse.Namespace, vocabulary: list[str] | None) -> str:
+    ask = "not measured (--no-ask)" if args.no_ask else (
+        f"model {args.model}, lexicon off, corpus: the English readings of up to 20 explored programs")
+    return "\n".join([
+        f"Synthetic KGs from `bench/scale_kg.py` (seed {args.seed}, vocabulary: "
+        f"{'MoviesKG names' if vocabulary else 'made-up syllables'}), N-Triples{' gzipped' if args.gzip else ''}; "
+        "each size measured in a fresh process. The linker is today's `LabelIndex` (every label in memory, "
+        f"pickled). Exploration: {args.explore_s:g} s of walks per size. `ask`: {ask}.",
+        "Exponent: the log-log slope between two sizes (1 = linear). The last two columns are **extrapolations** "
+        "along the last measured exponent, not measurements; they assume the same shape and one machine.",
+    ])
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    if args.measure:
+        result = measure(Path(args.measure), Path(args.cache), not args.no_ask, args.model, args.explore_s, args.seed)
+        Path(args.result).write_text(json.dumps(asdict(result)))
+        return
+    sizes = QUICK_SIZES if args.quick else DEFAULT_SIZES + ((BIG_SIZE,) if args.with_1e7 else ())
+    vocabulary = scale_kg.vocabulary_from(args.vocabulary)
+    with tempfile.TemporaryDirectory(prefix="kgscout-scale-") as tmp:
+        results = [run_size(n, Path(tmp), args, vocabulary) for n in sizes]
+    header, rows = table(results)
+    text = _markdown(header, rows)
+    if not args.no_write:
+        from bench.report import append_section
+
+        text = append_section("Scale: cost against KG size (synthetic, embedded store)", rows,
+                              notes=notes(args, vocabulary), header=header)
+    print(text)
+
+
+def _markdown(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="10^4 and 10^5 triples only (for tests)")
+    parser.add_argument("--with-1e7", action="store_true", help="also 10^7 triples (long; not run by default)")
+    parser.add_argument("--gzip", action="store_true", help="write and load gzipped N-Triples")
+    parser.add_argument("--no-ask", action="store_true", help="skip `ask` (no models loaded)")
+    parser.add_argument("--no-write", action="store_true", help="print the table, leave BENCHMARKS.md alone")
+    parser.add_argument("--model", default="smollm2-135m", help="the language model of `ask`")
+    parser.add_argument("--explore-s", type=float, default=20.0, help="seconds of exploration per size")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--vocabulary", default=str(MOVIEKG), help="a delimited KG whose names seed the vocabulary")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child: measure this file
+    parser.add_argument("--cache", help=argparse.SUPPRESS)
+    parser.add_argument("--result", help=argparse.SUPPRESS)
+    return parser
+
+
+if __name__ == "__main__":
+    main()
