@@ -26,7 +26,7 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     if question.asks_count and one_amount(cand):
         return True
     if question.asks_count and counts_named(question):
-        return False  # "how many countries have fewer than ..." is answered by a count, not by the countries
+        return False  # "how many <noun> have fewer than ..." is answered by a count, not by the things
     nodes = {type(node) for node in walk(cand.program)}
     if question.asks_yes_no and In not in nodes:  # a yes/no question: IN only, whatever else it asks
         return False
@@ -47,24 +47,29 @@ def counts_named(question: Question) -> bool:
     """Whether what "how many" counts is something the KG names, a class ("how many japanese cities") or a
     relation ("how many neighbours"). "How many people live in Canada" names neither: it asks for an amount the
     KG holds (Canada's population), not for a count of Canada's cities."""
-    match = _HOW_MANY.search(question.text)
-    if match is None:
+    counted = _counted_words(question)
+    if counted is None:
         return True
     named = {w for words in question.class_words.values() for w in words}
     named |= {w for spelling in question.named_relations.values() for w in spelling.words}
-    return bool(set(words_of(match.group(1))) & named)
+    return bool(counted & named)
 
 
 def counts_the_named_class(question: Question, cand: ProgramCandidate) -> bool:
-    """Whether a COUNT counts only the class "how many" names, where it names one: "how many people are in the X
-    department" counts the department's people, not the cities it is based in, and "how many countries have
-    fewer than ..." the countries among the places that do."""
-    match = _HOW_MANY.search(question.text)
-    if match is None or cand.counted is None:
+    """Whether a COUNT counts only the class "how many" names, where it names one: "how many people are in X"
+    counts X's people, not the places X is in, and "how many <noun> have fewer than ..." the <noun> among the
+    things that do."""
+    counted = _counted_words(question)
+    if counted is None or cand.counted is None:
         return True
-    span = set(words_of(match.group(1)))
-    named = {name for name, words in question.class_words.items() if span & words}
+    named = {name for name, words in question.class_words.items() if counted & words}
     return not named or bool(cand.counted) and cand.counted <= named
+
+
+def _counted_words(question: Question) -> set[str] | None:
+    """The words after "how many" (what it counts), or None where the question has no "how many"."""
+    match = _HOW_MANY.search(question.text)
+    return None if match is None else set(words_of(match.group(1)))
 
 
 def one_amount(cand: ProgramCandidate) -> bool:

@@ -303,7 +303,7 @@ def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
 
 def _and_class(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
     """AND with a class the question names, where the answers are of several classes; and, where the question
-    asks for a count, its COUNT in the same step: "how many countries have fewer than ..." is that count, and a
+    asks for a count, its COUNT in the same step: "how many <noun> have fewer than ..." is that count, and a
     step later the search has stopped on a count of something else."""
     for name in q.classes:
         if cand.types is None or (name in cand.types and cand.types != frozenset({name})):
@@ -333,7 +333,7 @@ def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners:
     own = any(not isinstance(path, Chain) for path in paths)
     for path in paths:
         if own and isinstance(path, Chain) and not _spelt(q, path.second):
-            continue  # the things' own value ranks them: "the largest city" is no city of the largest country
+            continue  # the things' own value ranks them: the largest <noun> is no <noun> of the largest <other>
         for op in q.rankings:
             yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
 

@@ -33,7 +33,7 @@ _UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|young
 _DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first)\b", re.IGNORECASE)
 # Superlatives of quantity: before a noun they count it ("the most countries"), not rank it
 QUANTITY_SUPERLATIVES = ("most", "least", "fewest")
-# The ordinals that rank like superlatives, on dates as `_UP_MOST` says: "who was hired first", "X's last film"
+# The ordinals that rank like superlatives, on dates as `_UP_MOST` says: "who was <verb> first", "X's last <noun>"
 ORDINAL_SUPERLATIVES = ("first", "last")
 # Compass words of degree: coordinates grow northward and eastward (latitude, longitude, a map's y and x), so
 # "further north", "north of X" and "the northernmost" go up, south and west down. Only their comparative and

@@ -59,7 +59,7 @@ class Spelling:
     times: int = 1  # how often the question writes it: "X 's award_nominations 's award_nominations" twice
     by_back_noun: frozenset[str] = frozenset()  # its lexicon's words for its subjects ("kid" for `parent`)
     # adjectives of the dimension it holds ("smallest" for `area`): only of the ranked things' own value, so not
-    # where the relation is read at the far end of a chain ("the largest city" is no city in the largest country)
+    # where the relation is read at the far end of a chain (the largest <noun> is no <noun> of the largest <other>)
     by_dimension: frozenset[str] = frozenset()
 
     @property
@@ -68,8 +68,8 @@ class Spelling:
         return self.by_verb | self.by_noun | self.by_back_noun | self.by_dimension
 
 
-# English adjectives of dimension and the nouns that name what they measure: "the smallest country" ranks by a
-# size, "the highest peak" by a height, "the most populous" by a population. Grammar, not a domain: which
+# English adjectives of dimension and the nouns that name what they measure: "the smallest <noun>" ranks by a
+# size, "the highest <noun>" by a height, "the most populous" by a population. Grammar, not a domain: which
 # relation holds the dimension is read from the KG's own labels and lexicon. The rankings ("smallest" goes down)
 # are `degree.py`'s; this says only which attribute a ranking's adjective names.
 DIMENSIONS = {
@@ -105,8 +105,9 @@ class NamedRelations:
             back = frozenset(form for text in rel.reverse_words for forms, _ in _reading(text) for form in forms)
             if back:
                 self._back[rel.name] = back
-        self._vocabulary = sorted({form for readings in self._readings.values() for reading in readings
-                                   for forms, _ in reading for form in forms} | set().union(*self._back.values()))
+        self._known = frozenset({form for readings in self._readings.values() for reading in readings
+                                 for forms, _ in reading for form in forms}).union(*self._back.values())
+        self._vocabulary = sorted(self._known)  # in a fixed order, for the typo search
 
     def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
         """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
@@ -131,14 +132,13 @@ class NamedRelations:
 
 
     def _corrected(self, counts: Counter[str]) -> Counter[str]:
-        """The question's words with a misspelt relation word put right: "capitol" spells `capital`. Only a word
+        """The question's words with a misspelt relation word put right: "<lable>" spells `<label>`. Only a word
         no relation reading has, of TYPO_MIN_LETTERS or more, one edit (two from TYPO_TWO_EDITS letters) from
         exactly one word of the readings, so that a real word is not read as another ("county" stays, where a
         KG has both)."""
         out: Counter[str] = Counter()
-        known = set(self._vocabulary)
         for token, n in counts.items():
-            if token in known or token in STOP or len(token) < TYPO_MIN_LETTERS:
+            if token in self._known or token in STOP or len(token) < TYPO_MIN_LETTERS:
                 out[token] += n
                 continue
             edits = 2 if len(token) >= TYPO_TWO_EDITS else 1
