@@ -1,6 +1,6 @@
 """How each cost grows with the graph: load, schema, labels, linking, exploration and `ask`, from 10^5 triples up.
 
-    python -m bench.scale [--quick] [--with-1e7] [--gzip] [--no-ask] [--no-write]
+    python -m bench.scale [--quick] [--with-1e7] [--gzip] [--no-ask] [--no-write] [--endpoint]
 
 Issue 28: users bring graphs of millions of triples, and nothing had measured how any cost grows. For each size a
 seeded synthetic KG (bench.scale_kg: typed entities, power-law degree, 34 relations, numbers and dates, shared
@@ -8,13 +8,17 @@ labels) is written as N-Triples and measured in a fresh subprocess, so that peak
 
 * load: the file into the embedded store (kg_adapters.oxigraph_store, today's path), time and peak RSS;
 * schema: induction over the store (kg_adapters.schema.read_schema);
-* labels: `LabelIndex.build` as it is today (every label read, pickled): time, pickle size, RSS it adds;
+* labels: `LabelIndex.build`, the label index written to SQLite in one streaming pass over the store
+  (engine.answer.label_db): time, size on disk, RSS it adds, and the time to open it again once written;
 * linking: median `LabelIndex.link` over questions that name random labels;
 * exploration: programs per second of the explorer's walks, without the LLM;
 * ask: the first question of a fresh session (models loaded, reasoner built: cold), then other questions
   (warm), then the same questions again (cached), with a tiny corpus of the explored programs' English readings
   and the tests' small model (SmolLM2-135M) unless `--model` names another; the lexicon is off (one LLM prompt
   per relation, a once-per-KG cost measured elsewhere).
+
+With `--endpoint` each size is also bulk-loaded into a private Virtuoso and linked through it, per question, with
+its text index and without (bench/scale_endpoint.py); a second table.
 
 The table gives each cost per size, the growth exponent between sizes (the slope on log-log axes: 1 is linear)
 and an extrapolation to 10^8 and 10^9 triples along the last exponent, stated as such.
@@ -26,6 +30,7 @@ import argparse
 import json
 import math
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -42,6 +47,7 @@ BIG_SIZE = 10_000_000
 EXTRAPOLATE_TO = (100_000_000, 1_000_000_000)
 MOVIEKG = Path(__file__).resolve().parents[2] / "shared" / "data" / "moviekg" / "kb.txt"
 LINK_QUESTIONS = 50
+ENDPOINT_RESULTS: list = []  # --endpoint: one per size, in the driving process
 TEMPLATES = ("who directed {}?", "what is {} known for", "when was {} released?", "where is {}?",
              "how many films did {} star in?")
 
@@ -67,6 +73,7 @@ class SizeResult:
     ask_warm_s: float | None = None
     ask_cached_s: float | None = None
     peak_rss_mb: float = 0.0
+    labels_open_ms: float | None = None
 
 
 # Which costs the table shows: (field, what, unit).
@@ -75,8 +82,9 @@ COSTS = (
     ("load_peak_rss_mb", "peak RSS after the load", "MB"),
     ("schema_s", "schema induction", "s"),
     ("labels_s", "label index build", "s"),
-    ("labels_disk_mb", "label index on disk (pickle)", "MB"),
+    ("labels_disk_mb", "label index on disk (SQLite)", "MB"),
     ("labels_rss_mb", "RSS the label index adds", "MB"),
+    ("labels_open_ms", "label index open (written before)", "ms"),
     ("link_median_ms", "linking, median", "ms"),
     ("link_p90_ms", "linking, p90", "ms"),
     ("explore_programs_per_s", "exploration rate (programs/s)", "/s"),
@@ -125,7 +133,7 @@ def measure(path: Path, cache_dir: Path, ask: bool, model: str, explore_s: float
         schema_s=schema_s, classes=len(schema.classes), relations=len(schema.relations), labels_s=labels[1],
         labels_disk_mb=labels[2], labels_rss_mb=labels[3], link_median_ms=link[0], link_p90_ms=link[1],
         explore_programs_per_s=rate, ask_cold_s=asked[0], ask_warm_s=asked[1], ask_cached_s=asked[2],
-        peak_rss_mb=peak_rss_mb(),
+        peak_rss_mb=peak_rss_mb(), labels_open_ms=labels[4],
     )
 
 
@@ -140,7 +148,7 @@ def _share_models(cache_dir: Path) -> None:
 
 
 def _labels(store, schema, cache_dir: Path):
-    """The label index as the app builds it today (no embedder: synonyms are a separate cost)."""
+    """The label index as the app builds it (no embedder: synonyms are a separate cost), then opened again."""
     import gc
 
     from engine.answer.linker import LabelIndex
@@ -151,8 +159,11 @@ def _labels(store, schema, cache_dir: Path):
     index = LabelIndex.build(store, schema, cache_dir)
     build_s = time.perf_counter() - started
     gc.collect()
-    disk = sum(p.stat().st_size for p in (cache_dir / "labels").glob("*.pkl")) / 2**20
-    return index, build_s, disk, rss_mb() - before
+    disk = sum(p.stat().st_size for p in (cache_dir / "labels").glob("*.sqlite")) / 2**20
+    grown = rss_mb() - before
+    started = time.perf_counter()
+    index = LabelIndex.build(store, schema, cache_dir)
+    return index, build_s, disk, grown, (time.perf_counter() - started) * 1000
 
 
 def link_questions(path: Path, n: int = LINK_QUESTIONS, seed: int = 0) -> list[str]:
@@ -179,7 +190,7 @@ def _exploration(store, config, budget_s: float, seed: int):
     from engine.programs.kg import KnowledgeGraph
 
     kg = KnowledgeGraph.from_store(store, config)
-    explorer = Explorer(kg, ExploreConfig(), seed=seed)
+    explorer = Explorer(kg, ExploreConfig(sample_above=config.explore_sample_above), seed=seed)
     programs, started = [], time.perf_counter()
     for program in explorer.explore(budget=10_000):
         programs.append(program)
@@ -228,7 +239,7 @@ def extrapolate(value: float | None, slope: float | None, size: int, to: int) ->
     return value * (to / size) ** slope
 
 
-def table(results: list[SizeResult]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def table(results: list, costs: tuple = COSTS) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """(header, rows): one row per cost, one column per size, the exponent between each pair of sizes, and the
     values the last exponent gives at 10^8 and 10^9."""
     sizes = [r.triples for r in results]
@@ -236,7 +247,7 @@ def table(results: list[SizeResult]) -> tuple[tuple[str, ...], list[tuple[str, .
               *[f"exponent {_size(a)}→{_size(b)}" for a, b in zip(sizes, sizes[1:])],
               *[f"extrapolated to {_size(t)}" for t in EXTRAPOLATE_TO])
     rows = []
-    for name, what, unit in COSTS:
+    for name, what, unit in costs:
         values = [getattr(r, name) for r in results]
         slopes = [exponent(a, b, sa, sb) for a, b, sa, sb in zip(values, values[1:], sizes, sizes[1:])]
         last = slopes[-1] if slopes else None
@@ -264,20 +275,34 @@ def _slope(s: float | None) -> str:
 
 # ------------------------------------------------------------------ driving
 def run_size(triples: int, workdir: Path, args: argparse.Namespace, vocabulary: list[str] | None) -> SizeResult:
-    """Generate the file, then measure it in a fresh Python so its peak RSS is its own."""
-    path = workdir / f"scale-{triples}.nt{'.gz' if args.gzip else ''}"
-    started = time.perf_counter()
-    made = scale_kg.generate(path, triples, seed=args.seed, vocabulary=vocabulary)
-    print(f"{_size(triples)}: {made.triples:,} triples, {made.entities:,} entities written in "
-          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
-    out = workdir / f"result-{triples}.json"
-    command = [sys.executable, "-m", "bench.scale", "--measure", str(path), "--cache", str(workdir / f"cache-{triples}"),
-               "--result", str(out), "--model", args.model, "--explore-s", str(args.explore_s),
-               "--seed", str(args.seed), *(["--no-ask"] if args.no_ask else [])]
-    subprocess.run(command, check=True)
-    result = SizeResult(**json.loads(out.read_text()))
-    path.unlink()
-    return result
+    """Generate the file, then measure it in a fresh Python so its peak RSS is its own. With --keep, a size whose
+    results that folder holds already is not measured again (a long run resumes), and new results go there."""
+    kept = Path(args.keep) if args.keep else workdir
+    kept.mkdir(parents=True, exist_ok=True)
+    out, endpoint_out = kept / f"result-{triples}.json", kept / f"endpoint-{triples}.json"
+    if not out.is_file() or (args.endpoint and not endpoint_out.is_file()):
+        path = workdir / f"scale-{triples}.nt{'.gz' if args.gzip else ''}"
+        started = time.perf_counter()
+        made = scale_kg.generate(path, triples, seed=args.seed, vocabulary=vocabulary)
+        print(f"{_size(triples)}: {made.triples:,} triples, {made.entities:,} entities written in "
+              f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+        cache = workdir / f"cache-{triples}"
+        command = [sys.executable, "-m", "bench.scale", "--measure", str(path), "--cache", str(cache),
+                   "--result", str(out), "--model", args.model, "--explore-s", str(args.explore_s),
+                   "--seed", str(args.seed), *(["--no-ask"] if args.no_ask else [])]
+        if not out.is_file():
+            subprocess.run(command, check=True)
+        if args.endpoint and not endpoint_out.is_file():
+            subprocess.run([sys.executable, "-m", "bench.scale", "--measure-endpoint", str(path), "--cache",
+                            str(cache), "--result", str(endpoint_out), "--seed", str(args.seed),
+                            "--virtuoso-buffers", str(args.virtuoso_buffers)], check=True)
+        path.unlink()
+        shutil.rmtree(cache, ignore_errors=True)
+    if args.endpoint:
+        from bench.scale_endpoint import EndpointResult
+
+        ENDPOINT_RESULTS.append(EndpointResult(**json.loads(endpoint_out.read_text())))
+    return SizeResult(**json.loads(out.read_text()))
 
 
 def notes(args: argparse.Namespace, vocabulary: list[str] | None) -> str:
@@ -286,8 +311,8 @@ def notes(args: argparse.Namespace, vocabulary: list[str] | None) -> str:
     return "\n".join([
         f"Synthetic KGs from `bench/scale_kg.py` (seed {args.seed}, vocabulary: "
         f"{'MoviesKG names' if vocabulary else 'made-up syllables'}), N-Triples{' gzipped' if args.gzip else ''}; "
-        "each size measured in a fresh process. The linker is today's `LabelIndex` (every label in memory, "
-        f"pickled). Exploration: {args.explore_s:g} s of walks per size. `ask`: {ask}.",
+        "each size measured in a fresh process. The label index is a SQLite file written in one streaming pass over "
+        f"the store (engine.answer.label_db). Exploration: {args.explore_s:g} s of walks per size. `ask`: {ask}.",
         "Exponent: the log-log slope between two sizes (1 = linear). The last two columns are **extrapolations** "
         "along the last measured exponent, not measurements; they assume the same shape and one machine.",
     ])
@@ -297,6 +322,18 @@ def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     if args.measure:
         result = measure(Path(args.measure), Path(args.cache), not args.no_ask, args.model, args.explore_s, args.seed)
+        Path(args.result).write_text(json.dumps(asdict(result)))
+        return
+    if args.measure_endpoint:
+        from bench import scale_endpoint
+
+        path = Path(args.measure_endpoint)
+        work = Path(tempfile.mkdtemp(prefix="kgscout-virtuoso-", dir=Path(args.cache).parent))
+        try:
+            result = scale_endpoint.measure(path, Path(args.cache), work, link_questions(path, seed=args.seed),
+                                            args.virtuoso_buffers)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
         Path(args.result).write_text(json.dumps(asdict(result)))
         return
     sizes = QUICK_SIZES if args.quick else DEFAULT_SIZES + ((BIG_SIZE,) if args.with_1e7 else ())
@@ -311,6 +348,17 @@ def main(argv: list[str] | None = None) -> None:
         text = append_section("Scale: cost against KG size (synthetic, embedded store)", rows,
                               notes=notes(args, vocabulary), header=header)
     print(text)
+    if ENDPOINT_RESULTS:
+        from bench import scale_endpoint
+
+        header, rows = table(ENDPOINT_RESULTS, scale_endpoint.COSTS)
+        text = _markdown(header, rows)
+        if not args.no_write:
+            from bench.report import append_section
+
+            text = append_section("Scale: linking through a SPARQL endpoint (synthetic, Virtuoso)", rows,
+                                  notes=scale_endpoint.__doc__.split("\n\n", 1)[1].strip(), header=header)
+        print(text)
 
 
 def _markdown(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
@@ -329,7 +377,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--explore-s", type=float, default=20.0, help="seconds of exploration per size")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--vocabulary", default=str(MOVIEKG), help="a delimited KG whose names seed the vocabulary")
+    parser.add_argument("--endpoint", action="store_true",
+                        help="also load each size into a private Virtuoso and measure linking through it")
+    parser.add_argument("--virtuoso-buffers", type=int, default=250_000, help="Virtuoso's page cache, 8 KB pages")
+    parser.add_argument("--keep", help="a folder for each size's results: sizes it holds are not measured again")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child: measure this file
+    parser.add_argument("--measure-endpoint", help=argparse.SUPPRESS)  # the child: this file through Virtuoso
     parser.add_argument("--cache", help=argparse.SUPPRESS)
     parser.add_argument("--result", help=argparse.SUPPRESS)
     return parser

@@ -82,8 +82,8 @@ def _setup_errors() -> tuple[type[Exception], ...]:
 
 def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = True):
     """KG, corpus, label index, embedder and LLM, put together (the LLM named by --model)."""
-    from engine.answer.linker import LabelIndex
     from engine.answer.reasoner import Reasoner
+    from engine.answer.remote_labels import open_label_index
     from engine.bootstrap.corpus import Corpus
     from engine.bootstrap.namer import ensure_named
     from engine.lm.embedder import Embedder
@@ -109,7 +109,7 @@ def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = Tru
     llm = LLM.load(config.model)
     ensure_named(kg, lambda: llm, corpus)
     embedder = Embedder.load(config.embedder)
-    index = LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder)
+    index = open_label_index(kg.store, kg.schema, config.cache_dir, embedder, config)
     return Reasoner(kg, records, llm, embedder, index, config, memoize=memoize)
 
 

@@ -31,6 +31,15 @@ class ScoutConfig:
     query_timeout_s: float = field(default=20.0, metadata={"help": "time limit of every SPARQL query, on the "
                                                             "embedded store and on endpoints"})
     endpoint_retries: int = field(default=2, metadata={"help": "retries for an unreachable endpoint"})
+    # Linking reads every label of a KG into a SQLite index on disk once (engine.answer.labels). Behind an endpoint
+    # of more triples than this, it asks the endpoint per question instead, with its text search where it has one
+    # (engine.answer.remote_labels): never all labels over HTTP.
+    endpoint_read_labels_max_triples: int = field(default=2_000_000, metadata={
+        "help": "endpoints of more triples are linked per question, never read whole"})
+    endpoint_labels_per_word: int = field(default=100, metadata={
+        "help": "labels read from a large endpoint per word of a question, the shortest first"})
+    endpoint_label_timeout_s: float = field(default=10.0, metadata={
+        "help": "time limit of each label lookup on a large endpoint"})
     max_response_mb: float = field(default=256.0, metadata={"help": "largest answer read from an endpoint"})
     exec_cache_mb: int = field(default=512, metadata={"help": "size cap of the execution cache"})
     max_answers: int = field(default=100_000, metadata={"help": "rows kept from one query"})
@@ -62,6 +71,9 @@ class ScoutConfig:
     join_back_p: float = field(default=0.5, metadata={"help": "chance to join back to a node"})
     new_ops_share: float = field(default=0.25, metadata={"help": "share of explored functions that are NOT, IN, "
                                                           "SUM/AVG, choices and count or entity comparisons"})
+    # Issue 28: a class of millions is not listed whole to start walks from; the first members the store gives are.
+    explore_sample_above: int = field(default=100_000, metadata={
+        "help": "classes of more members are sampled when exploring (the first 20,000 the store lists)"})
     # Question generation: 3 beams and one step of least-to-most context wrote MoviesKG questions at 415 per
     # hour against 118 with the paper's 10 beams and every step (same 48 programs, 1 core each; BENCHMARKS.md
     # "Bootstrap throughput (metaqa, budget 48)"). The round trip held (68.8% same answers both); by eye 30 of

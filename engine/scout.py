@@ -151,10 +151,10 @@ class KGSession:
     def label_index(self):
         with self._lock:
             if self._labels is None:
-                from engine.answer.linker import LabelIndex
+                from engine.answer.remote_labels import open_label_index
 
-                self._labels = LabelIndex.build(self.kg.store, self.kg.schema, self.scout.config.cache_dir,
-                                                self.scout.embedder())
+                self._labels = open_label_index(self.kg.store, self.kg.schema, self.scout.config.cache_dir,
+                                                self.scout.embedder(), self.scout.config)
             return self._labels
 
     def reasoner(self):

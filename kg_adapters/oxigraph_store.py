@@ -21,7 +21,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +38,7 @@ USE_AN_ENDPOINT = ("For a graph this large, load it into a SPARQL endpoint (Virt
                    "server) and connect KG Scout to its URL.")
 DEFAULT_TIMEOUT_S = 20.0
 MAX_RUNAWAY_QUERIES = 2  # abandoned queries allowed to run on before new ones must wait
+SCAN_IRI, SCAN_LITERAL, SCAN_BNODE = 0, 1, 2  # object kinds of `OxigraphStore.scan`
 
 
 def file_sha256(path: str | os.PathLike) -> str:
@@ -185,6 +186,17 @@ class OxigraphStore:
         except (OSError, ValueError) as err:
             raise QueryError(f"query failed: {err}") from err
         return Bindings(names, tuple(rows), truncated, (time.perf_counter() - start) * 1000)
+
+    def scan(self) -> Iterator[tuple[str | None, str, str, int, str | None]]:
+        """Every triple of the default graph, grouped by subject, as plain values: (subject IRI or None for a
+        blank node, predicate IRI, object value, object kind: SCAN_IRI / SCAN_LITERAL / SCAN_BNODE, object
+        language or None). A stream read off the store's index with no row limit and no time limit, for
+        one pass over a large graph (engine.answer.labels reads the label index so)."""
+        iri, literal = ox.NamedNode, ox.Literal
+        for s, p, o, _ in self._store.quads_for_pattern(None, None, None, ox.DefaultGraph()):
+            kind = SCAN_IRI if type(o) is iri else SCAN_LITERAL if type(o) is literal else SCAN_BNODE
+            yield (s.value if type(s) is iri else None, p.value, o.value, kind,
+                   o.language if kind == SCAN_LITERAL else None)
 
     def close(self) -> None:
         self._store = None  # RocksDB closes when the last reference goes

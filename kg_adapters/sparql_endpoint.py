@@ -58,6 +58,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from . import url_guard
 from .base import (
+    RDFS_LABEL,
     XSD,
     BadAnswer,
     Bindings,
@@ -93,6 +94,8 @@ _TIMEOUT_HINTS = re.compile(
     r"S1T00|S1TAT|timeout|timed out|time limit|estimated execution time|exceeds the limit", re.IGNORECASE
 )
 _TRANSIENT_HTTP = {502, 503, 504}
+TEXT_SEARCH_VIRTUOSO = "bif:contains"
+_UNPROBED = object()
 
 
 class _Transient(Exception):
@@ -146,6 +149,7 @@ class SparqlEndpointStore:
         self.max_response_bytes = max_response_bytes
         self._opener = _opener(address_check)
         self._info: StoreInfo | None = None
+        self._text_search: str | None | object = _UNPROBED
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- identity
@@ -225,6 +229,29 @@ class SparqlEndpointStore:
         bindings = self._bindings(status, headers, body, timeout)
         elapsed = (time.perf_counter() - start) * 1000
         return Bindings(bindings.vars, bindings.rows, bindings.truncated, elapsed)
+
+    def text_search(self, timeout_s: float = 10.0) -> str | None:
+        """The endpoint's full-text search over literals, probed once: TEXT_SEARCH_VIRTUOSO (`?l bif:contains
+        '"word"'`) where Virtuoso answers it with a free-text index over the labels, else None (another server,
+        or Virtuoso without that index: `bif:contains` then finds nothing). The probe looks up a word of one
+        of the endpoint's own labels, which a working index must find."""
+        with self._lock:
+            if self._text_search is not _UNPROBED:
+                return self._text_search
+        found = None
+        try:
+            rows = self.select(f"SELECT ?l WHERE {{ ?x <{RDFS_LABEL}> ?l FILTER(isLiteral(?l)) }} LIMIT 50",
+                               timeout_s=timeout_s).rows
+            words = [w for (term,) in rows if term is not None for w in re.findall(r"[^\W\d_]{4,}", term.value)]
+            if words:
+                probe = (f"SELECT ?x WHERE {{ ?x <{RDFS_LABEL}> ?l . ?l bif:contains '\"{words[0]}\"' }} LIMIT 1")
+                if self.select(probe, timeout_s=timeout_s).rows:
+                    found = TEXT_SEARCH_VIRTUOSO
+        except KGError:
+            found = None  # not Virtuoso (a syntax error), or no index in time
+        with self._lock:
+            self._text_search = found
+        return found
 
     def close(self) -> None:
         """Nothing is held open between queries (one connection per request)."""

@@ -651,3 +651,64 @@ def test_client_timeout(canned) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ----------------------------------------------------------------- linking in front of a large endpoint
+LABEL_QUERY = re.compile(r"<http://www\.w3\.org/2000/01/rdf-schema#label>|<http://www\.w3\.org/2004/02/skos/core#prefLabel>")
+
+
+class _Spy:
+    """A store that notes every query it is sent."""
+
+    def __init__(self, store: SparqlEndpointStore):
+        self.store, self.queries = store, []
+        self.info, self.text_search = store.info, store.text_search
+
+    def select(self, sparql: str, timeout_s: float | None = None):
+        self.queries.append(sparql)
+        return self.store.select(sparql, timeout_s)
+
+
+def _entities(linking) -> list:
+    return [[(c.label, c.iri, c.classes) for c in m.candidates if c.kind == "entity"] for m in linking.mentions]
+
+
+@pytest.mark.parametrize("search", ["bif:contains", None])
+@pytest.mark.parametrize("kg", ["films", "geo"])
+def test_large_endpoint_links_per_question_as_the_index_does(virtuoso: VirtuosoServer, stores, tmp_path: Path,
+                                                             kg: str, search: str | None) -> None:
+    """Past `endpoint_read_labels_max_triples` an endpoint is linked per question (engine.answer.remote_labels):
+    with Virtuoso's text index (`bif:contains`, found by the probe) or without one (FILTER CONTAINS), a question
+    naming any label of the KG links the same entities as the full index over the embedded store, and no query
+    reads the labels whole."""
+    from engine.answer.linker import LabelIndex
+    from engine.answer.remote_labels import RemoteLabelIndex, open_label_index
+    from engine.config import ScoutConfig
+
+    if search:  # Virtuoso's free-text index over literals (off until a rule asks for it)
+        virtuoso.isql("DB.DBA.RDF_OBJ_FT_RULE_ADD(null, null, 'kgscout'); DB.DBA.VT_INC_INDEX_DB_DBA_RDF_OBJ();")
+    embedded, endpoint = stores[kg]["embedded"], SparqlEndpointStore(virtuoso.sparql_url,
+                                                                      default_graph=OPS_GRAPH + kg)
+    spy = _Spy(endpoint)
+    if search:
+        assert endpoint.text_search() == search
+    else:  # as a server without text search (the probe finds none where bif:contains fails or finds nothing)
+        spy.text_search = lambda: None
+    schema = rename_classes(read_schema(embedded), FILM_NAMES)
+    full = LabelIndex.build(embedded, schema, tmp_path)
+    small = ScoutConfig(cache_dir=str(tmp_path), endpoint_read_labels_max_triples=0)
+    remote = open_label_index(spy, schema, str(tmp_path), None, small)
+    assert isinstance(remote, RemoteLabelIndex) and remote.slower == (search is None)
+    assert not isinstance(open_label_index(endpoint, schema, str(tmp_path), None, ScoutConfig(cache_dir=str(tmp_path))),
+                          RemoteLabelIndex)  # a small endpoint is read whole, as before
+    labels = {row[0].value for row in embedded.select(
+        "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l FILTER(isIRI(?x)) }").rows}
+    assert len(labels) > 10
+    for label in sorted(labels):
+        question = f"what about {label}?"
+        assert _entities(remote.link(question)) == _entities(full.link(question)), label
+    assert remote.lookup("Ridley Scott" if kg == "films" else "France") == full.lookup(
+        "Ridley Scott" if kg == "films" else "France")
+    for sparql in spy.queries:  # every label read is a bounded search, or names its entities
+        if LABEL_QUERY.search(sparql):
+            assert "VALUES ?x" in sparql or re.search(r"(bif:contains|CONTAINS\(|STRSTARTS\().* LIMIT \d+$", sparql), sparql

@@ -20,18 +20,20 @@ name Oceania, Medina, Como or Poland, while "japanese" and "brazilian" are not i
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_left
+from collections.abc import Callable
 from os.path import commonprefix
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from lemminflect import getAllLemmas
 
 from kg_adapters.schema import Schema
 
-from .labels import LabelData
 from .mentions import Candidate
 from .words import ARTICLES, QuestionTokens
+
+if TYPE_CHECKING:
+    from .label_db import LabelDB
 
 # Each suffix with the stem letters a name may lack before it: peru-v-ian, portug-u-ese, spa-n-ish. The short
 # suffixes lose none: "-i" on a stem less a letter took the Italian "Parigi" for Paris. Longest first.
@@ -86,9 +88,10 @@ class Reading(NamedTuple):
     strong: bool  # the label is no longer than the word (Germany is longer than "german")
 
 
-def derived_keys(words: Sequence[str], keys: Sequence[str]) -> dict[str, Reading]:
-    """The label keys (from sorted `keys`) the span `words` may derive from by its last word, each read
-    at its cheapest (cost at most MAX_COST).
+def derived_keys(words: Sequence[str], keys: Sequence[str] | Callable[[str], list[str]]) -> dict[str, Reading]:
+    """The label keys (from sorted `keys`, or a function giving the keys that begin with a prefix and are at
+    most MAX_COST letters longer) the span `words` may derive from by its last word, each read at its cheapest
+    (cost at most MAX_COST).
 
     The other words must match as written ("south african" -> "south africa"), the label has as many
     words, and its letters past the stem are letters (no "_", digit or space): a name, not a longer one.
@@ -101,7 +104,7 @@ def derived_keys(words: Sequence[str], keys: Sequence[str]) -> dict[str, Reading
     costs: dict[str, int] = {}
     for prefix, cost in stems(last).items():
         start = " ".join([*head, prefix])
-        for key in _starting_with(keys, start):
+        for key in keys(start) if callable(keys) else _starting_with(keys, start):
             rest = key[len(start):]
             total = cost + len(rest)
             if total <= MAX_COST and (not rest or rest.isalpha()) and key != " ".join(words):
@@ -146,15 +149,12 @@ def class_hops(schema: Schema, limit: int = 2) -> dict[tuple[str, str], int]:
 
 
 class PlaceAdjectives:
-    """The entities a question's adjectives of place name, in one KG: its label keys sorted for prefix
-    search (built on first use; the linker's "did you mean" looks through them too) and how near its
-    classes are."""
+    """The entities a question's adjectives of place name, in one KG: its label keys searched by prefix (an
+    index seek in the label index) and how near its classes are."""
 
-    def __init__(self, data: LabelData, schema: Schema, class_words: dict[str, list[str]]):
+    def __init__(self, data: "LabelDB", schema: Schema, class_words: dict[str, list[str]]):
         self._d, self._class_words = data, class_words
         self._hops = class_hops(schema)
-        self._keys: list[str] | None = None
-        self._lock = threading.Lock()
 
     def with_derived(self, ctx: QuestionTokens, j: int, key: str, labelled: list[Candidate]) -> list[Candidate]:
         """The candidates of the span `key` ending at token j-1, given the entities `labelled` so: the
@@ -186,21 +186,22 @@ class PlaceAdjectives:
         if len(words) > 1 and words[0] in ARTICLES:  # "the japanese currency"
             words = words[1:]
         found: dict[int, tuple[Reading, int]] = {}  # entity -> (its reading, label record)
-        for key, reading in derived_keys(words, self.sorted_keys()).items():
-            for r in d.keys[key]:
-                e = d.label_entity[r]
-                if not reading.strong and self.hops_to(heads, [d.classes[e]]) > 1:
+        for key, reading in derived_keys(words, lambda prefix: d.keys_starting(prefix, MAX_COST)).items():
+            for r in d.records(key):
+                e = d.record(r).entity
+                if not reading.strong and self.hops_to(heads, [d.entity(e).classes]) > 1:
                     continue  # "german cities": Germany, a city's country; "susan" alone: not Susana
                 found.setdefault(e, (reading, r))
 
         def order(item: tuple[int, tuple[Reading, int]]) -> tuple:
             e, (reading, r) = item
-            near = self.hops_to(heads, [d.classes[e]]) if heads else 0
-            return (near, -reading.kept, reading.cost, -d.degree[e], d.labels[r])
+            near = self.hops_to(heads, [d.entity(e).classes]) if heads else 0
+            return (near, -reading.kept, reading.cost, -d.entity(e).degree, d.record(r).label)
 
         ranked = sorted(found.items(), key=order)
         best = [item for item in ranked if order(item)[:3] == order(ranked[0])[:3]]
-        return [Candidate("entity", d.labels[r], d.iris[e], SCORE_DERIVED, d.classes[e]) for e, (_, r) in best[:top_k]]
+        return [Candidate("entity", d.record(r).label, d.entity(e).iri, SCORE_DERIVED, d.entity(e).classes)
+                for e, (_, r) in best[:top_k]]
 
     def head_classes(self, ctx: QuestionTokens, j: int) -> tuple[str, ...]:
         """The classes named by the noun of up to three words at token j ("cities", "time zones"), if any."""
@@ -216,9 +217,3 @@ class PlaceAdjectives:
     def hops_to(self, heads: tuple[str, ...], classes: list[tuple[str, ...]]) -> int:
         """Relations between the classes `heads` and the nearest of these entities' classes (3: more than 2)."""
         return min((self._hops.get((h, name), 3) for h in heads for names in classes for name in names), default=3)
-
-    def sorted_keys(self) -> list[str]:
-        with self._lock:
-            if self._keys is None:
-                self._keys = sorted(self._d.keys)
-            return self._keys

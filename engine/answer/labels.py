@@ -1,18 +1,30 @@
-"""Reading a KG's labels once: every entity's labels, classes and degree, kept on disk.
+"""Reading a KG's labels once: every entity's labels, classes and degree, for the label index on disk.
 
-`LabelData` is read through `KGStore.select` alone (so any store or endpoint works, paging where an
-endpoint caps its results) and pickled under cache_dir/labels, keyed on the store fingerprint, the
-schema and INDEX_VERSION. Entities without a label are named by their IRI's local name; English or
-untagged labels come first, others serve only entities without one.
+`read_labels` yields each labelled entity once, in IRI order, with its classes, its degree (the triples it is
+part of, a tie-breaker) and its labels; `engine.answer.label_db` writes them into the index. Two readers give
+the same entities:
+
+* an embedded store (`OxigraphStore.scan`) is read in ONE streaming pass over its triples, grouped by subject as
+  the store keeps them; what each entity is the object of is tallied in a scratch SQLite file, flushed every
+  `FLUSH_ROWS` rows, and the two are merged in IRI order at the end. Memory stays bounded whatever the size.
+* any other store (`KGStore.select`) is read by a few queries, paging where an endpoint caps its results; a
+  large endpoint is not read at all (engine.answer.remote_labels asks it per question instead).
+
+Entities without a label are named by their IRI's local name; English or untagged labels come first, others
+serve only entities without one. Labels of schema classes and relations count only where they also fill a role.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
+import sqlite3
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from kg_adapters.base import (
     RDF_TYPE,
@@ -25,33 +37,27 @@ from kg_adapters.base import (
 from kg_adapters.naming import local_name
 from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Role, Schema
 
-from .words import normalise, surface
-
 log = logging.getLogger(__name__)
 
-INDEX_VERSION = 3  # part of the cache key: bump when what is read changes (3: LabelData moved to this module)
+INDEX_VERSION = 6  # part of the cache key: bump when what is read or written changes (4: SQLite on disk; 6: pools, sorted chunks)
 _QUERY_TIMEOUT_S = 120.0
-_MAX_ROWS_TOTAL = 5_000_000  # labels/roles read from one KG, a guard for huge endpoints
-
-
-@dataclass
-class LabelData:
-    """What is persisted: plain lists and dicts, so pickle is quick."""
-
-    iris: list[str]
-    classes: list[tuple[str, ...]]  # per entity
-    degree: list[int]  # per entity: triples it is part of (tie-breaker)
-    labels: list[str]  # per label record
-    label_entity: list[int]
-    label_surface: list[str]
-    keys: dict[str, list[int]]  # normalised key -> label records
-    variants: dict[str, list[int]]  # "the"-less and space-less keys -> label records
-    vocab: frozenset[str]  # every token of every label
-    max_tokens: int
-
+_MAX_ROWS_TOTAL = 5_000_000  # labels/roles read from one KG by queries, a guard for huge endpoints
+FLUSH_ROWS = 200_000  # (object, relation) tallies held in memory before they go to the scratch file
+_LABEL_PREDICATES = (RDFS_LABEL, SKOS_PREF_LABEL)  # in this order: rdfs:label first
+_NOT_A_ROLE = -1  # a triple pointing at an entity through no relation of the schema: degree only
 
 # entity -> (its best score, the label record that got it), as the linker's lookups gather them
 Scored = dict[int, tuple[float, int]]
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One entity as the index keeps it."""
+
+    iri: str
+    classes: tuple[str, ...]
+    degree: int  # triples it is part of (a tie-breaker)
+    labels: tuple[str, ...]  # non-empty
 
 
 def keep_better(scored: Scored, entity: int, score: float, record: int) -> None:
@@ -71,6 +77,176 @@ def cache_name(store: KGStore, schema: Schema) -> str:
     return f"{readable}-{digest}"
 
 
+def read_labels(store: KGStore, schema: Schema, scratch: Path) -> Iterator[Entity]:
+    """Every labelled entity of the KG, in IRI order; `scratch` is a file the streaming reader may use."""
+    if hasattr(store, "scan"):
+        return _scanned(store, schema, scratch)
+    return _selected(store, schema)
+
+
+class EntityClasses:
+    """An entity's classes: declared ones first, then those its roles vote for (most votes, biggest class)."""
+
+    def __init__(self, schema: Schema):
+        self.schema = schema
+        self.by_name = {c.name: c for c in schema.classes}
+        self.role_class: dict[Role, list[ClassInfo]] = defaultdict(list)
+        for info in schema.classes:
+            for role in info.roles:
+                self.role_class[role].append(info)
+        self.interned: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def of(self, declared: list[str], roles: set[Role]) -> tuple[str, ...]:
+        names = list(dict.fromkeys(declared))
+        votes: dict[str, int] = defaultdict(int)
+        for role in roles:
+            for info in self.role_class.get(role, ()):
+                votes[info.name] += 1
+        if not names and not votes:  # declared schema, untyped entity: domain/range of its relations
+            for role in roles:
+                rel = self.schema.relation(role.relation)
+                if rel is not None:
+                    for name in rel.domain if role.side == SUBJECT else rel.range:
+                        if name in self.by_name and not self.by_name[name].is_literal:
+                            votes[name] += 1
+        ranked = sorted(votes, key=lambda name: (-votes[name], -self.by_name[name].size, name))
+        found = tuple(dict.fromkeys([*names, *ranked]))
+        return self.interned.setdefault(found, found)
+
+
+def make_entity(iri: str, english: list[str], foreign: list[str], declared: list[str], roles: set[Role], degree: int,
+            schema_iris: set[str], classes: EntityClasses) -> Entity | None:
+    """The entity an IRI is, from what was read of it; None where it has no label and fills no role."""
+    if iri in schema_iris and not roles:
+        english, foreign = [], []
+    labels = english or foreign
+    if not labels and (roles or declared):
+        name = local_name(iri)
+        labels = [name] if name else []
+    if not labels:
+        return None
+    return Entity(iri, classes.of(declared, roles), degree, tuple(labels))
+
+
+# ------------------------------------------------------------------ the embedded store: one streaming pass
+def _scanned(store, schema: Schema, scratch: Path) -> Iterator[Entity]:
+    relations = {r.iri: i for i, r in reversed(list(enumerate(schema.relations)))}
+    role_of = [(Role(r.iri, SUBJECT), Role(r.iri, OBJECT)) for r in schema.relations]
+    entity_objects = [schema.literal_kind(r) == "entity" for r in schema.relations]
+    schema_iris = {c.iri for c in schema.classes} | {r.iri for r in schema.relations}
+    class_names: dict[str, str | None] = {}  # rdf:type object -> the schema class it names (entity classes)
+
+    def class_named(value: str) -> str | None:
+        if value not in class_names:
+            info = schema.class_(value)
+            class_names[value] = info.name if info is not None and not info.is_literal else None
+        return class_names[value]
+
+    scratch.unlink(missing_ok=True)
+    db = sqlite3.connect(scratch)
+    try:
+        db.executescript("""
+            PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;
+            CREATE TABLE subj(iri TEXT PRIMARY KEY, n INTEGER, roles TEXT, types TEXT, labels TEXT) WITHOUT ROWID;
+            CREATE TABLE obj(iri TEXT, rel INTEGER, n INTEGER, PRIMARY KEY(iri, rel)) WITHOUT ROWID;
+        """)
+        objects: dict[tuple[str, int], int] = defaultdict(int)
+        subjects: list[tuple] = []
+
+        def flush() -> None:
+            db.executemany("INSERT INTO obj VALUES (?, ?, ?) ON CONFLICT(iri, rel) DO UPDATE SET n = n + excluded.n",
+                           [(iri, rel, n) for (iri, rel), n in objects.items()])
+            objects.clear()
+            for row in subjects:
+                try:
+                    db.execute("INSERT INTO subj VALUES (?, ?, ?, ?, ?)", row)
+                except sqlite3.IntegrityError:  # a subject seen twice (not grouped): merge its rows
+                    (n, roles, types, labels), = db.execute("SELECT n, roles, types, labels FROM subj WHERE iri = ?",
+                                                            (row[0],))
+                    db.execute("UPDATE subj SET n = ?, roles = ?, types = ?, labels = ? WHERE iri = ?",
+                               (n + row[1], f"{roles},{row[2]}", json.dumps(json.loads(types) + json.loads(row[3])),
+                                json.dumps(json.loads(labels) + json.loads(row[4])), row[0]))
+            subjects.clear()
+
+        current, count, roles, types, labels = None, 0, set(), [], ([], [])
+
+        def close_subject() -> None:
+            if current is not None:  # a blank node is no entity
+                subjects.append((current, count, ",".join(map(str, roles)), json.dumps(types),
+                                 json.dumps([[p, t, lang] for p, items in enumerate(labels) for t, lang in items])))
+
+        for s, p, o, kind, lang in store.scan():
+            if s != current:
+                close_subject()
+                current, count, roles, types, labels = s, 0, set(), [], ([], [])
+                if len(subjects) + len(objects) >= FLUSH_ROWS:
+                    flush()
+            count += 1
+            rel = relations.get(p)
+            if kind == 0:  # the object is an IRI: its degree, and its role where the relation is the schema's
+                role = 2 * rel + 1 if rel is not None and entity_objects[rel] else _NOT_A_ROLE
+                objects[(o, role)] += 1
+            if s is None:
+                continue
+            if rel is not None:
+                roles.add(2 * rel)
+            if p == RDF_TYPE:
+                name = class_named(o)
+                if name is not None:
+                    types.append(name)
+            elif p in _LABEL_PREDICATES and o.strip():
+                labels[_LABEL_PREDICATES.index(p)].append((o, lang))
+        close_subject()
+        flush()
+        subjects_rows = db.execute("SELECT iri, n, roles, types, labels FROM subj ORDER BY iri")
+        object_rows = db.cursor().execute("SELECT iri, rel, n FROM obj ORDER BY iri, rel")
+        classes = EntityClasses(schema)
+        for iri, out_degree, role_text, type_text, label_text, in_roles in _merged(subjects_rows, object_rows):
+            if iri is None:
+                continue
+            role_ids = {int(x) for x in role_text.split(",") if x} | in_roles
+            english: list[str] = []
+            foreign: list[str] = []
+            for _, text, lang in sorted(json.loads(label_text), key=lambda item: item[0]):  # rdfs:label first
+                target = english if (lang or "en").startswith("en") else foreign
+                if text not in target:
+                    target.append(text)
+            found = make_entity(iri, english, foreign, json.loads(type_text),
+                            {role_of[r // 2][r % 2] for r in role_ids if r >= 0}, out_degree + in_roles.degree,
+                            schema_iris, classes)
+            if found is not None:
+                yield found
+    finally:
+        db.close()
+        scratch.unlink(missing_ok=True)
+
+
+class _InRoles(set):
+    """The roles an entity fills as an object, with the number of triples pointing at it."""
+
+    degree = 0
+
+
+def _merged(subjects, objects) -> Iterator[tuple]:
+    """The subject rows and object tallies of each IRI, in IRI order: (iri, out-degree, roles, types, labels,
+    roles and degree as an object)."""
+    subject = next(subjects, None)
+    obj = next(objects, None)
+    while subject is not None or obj is not None:
+        iri = min(x[0] for x in (subject, obj) if x is not None)
+        row = (iri, 0, "", "[]", "[]")
+        if subject is not None and subject[0] == iri:
+            row, subject = subject, next(subjects, None)
+        tally = _InRoles()
+        while obj is not None and obj[0] == iri:
+            if obj[1] >= 0:
+                tally.add(obj[1])
+            tally.degree += obj[2]
+            obj = next(objects, None)
+        yield (*row, tally)
+
+
+# ------------------------------------------------------------------ any store: queries
 def _select_all(store: KGStore, sparql: str) -> list[tuple[Term | None, ...]]:
     """All rows of a query, paging with LIMIT/OFFSET where the store caps its results."""
     first = store.select(sparql, timeout_s=_QUERY_TIMEOUT_S)
@@ -91,7 +267,7 @@ def _select_all(store: KGStore, sparql: str) -> list[tuple[Term | None, ...]]:
     return rows
 
 
-def read_labels(store: KGStore, schema: Schema) -> LabelData:
+def _selected(store: KGStore, schema: Schema) -> Iterator[Entity]:
     schema_iris = {c.iri for c in schema.classes} | {r.iri for r in schema.relations}
     literal_relations = {r.iri for r in schema.relations if schema.literal_kind(r) != "entity"}
 
@@ -120,23 +296,13 @@ def read_labels(store: KGStore, schema: Schema) -> LabelData:
     # --- labels: English or untagged first; others only for entities without one
     found: dict[str, list[str]] = defaultdict(list)
     foreign: dict[str, list[str]] = defaultdict(list)
-    for pred in (RDFS_LABEL, SKOS_PREF_LABEL):
+    for pred in _LABEL_PREDICATES:
         for x, text in _select_all(store, f"SELECT ?x ?l WHERE {{ ?x <{pred}> ?l FILTER(isIRI(?x)) }}"):
             if x is None or text is None or not text.value.strip():
-                continue
-            if x.value in schema_iris and x.value not in roles_of:
                 continue
             target = found if (text.lang or "en").startswith("en") else foreign
             if text.value not in target[x.value]:
                 target[x.value].append(text.value)
-    for iri, labels in foreign.items():
-        if iri not in found:
-            found[iri] = labels
-    for iri in list(roles_of) + list(declared):
-        if iri not in found:
-            name = local_name(iri)
-            if name:
-                found[iri] = [name]
 
     # --- popularity: triples each entity is part of (a tie-breaker; skipped if too costly)
     degree_of: dict[str, int] = defaultdict(int)
@@ -152,74 +318,9 @@ def read_labels(store: KGStore, schema: Schema) -> LabelData:
             log.info("label index: no degrees (%s)", err)
             break
 
-    # --- classes of each entity
-    role_class: dict[Role, list[ClassInfo]] = defaultdict(list)
-    for info in schema.classes:
-        for role in info.roles:
-            role_class[role].append(info)
-    by_name = {c.name: c for c in schema.classes}
-
-    def classes_for(iri: str) -> tuple[str, ...]:
-        names = list(dict.fromkeys(declared.get(iri, ())))
-        roles = roles_of.get(iri, set())
-        votes: dict[str, int] = defaultdict(int)
-        for role in roles:
-            for info in role_class.get(role, ()):
-                votes[info.name] += 1
-        if not names and not votes:  # declared schema, untyped entity: domain/range of its relations
-            for role in roles:
-                rel = schema.relation(role.relation)
-                if rel is not None:
-                    for name in rel.domain if role.side == SUBJECT else rel.range:
-                        if name in by_name and not by_name[name].is_literal:
-                            votes[name] += 1
-        ranked = sorted(votes, key=lambda name: (-votes[name], -by_name[name].size, name))
-        return tuple(dict.fromkeys([*names, *ranked]))
-
-    iris: list[str] = []
-    classes: list[tuple[str, ...]] = []
-    degree: list[int] = []
-    labels: list[str] = []
-    label_entity: list[int] = []
-    label_surface: list[str] = []
-    keys: dict[str, list[int]] = defaultdict(list)
-    variants: dict[str, list[int]] = defaultdict(list)
-    vocab: set[str] = set()
-    interned: dict[tuple[str, ...], tuple[str, ...]] = {}
-    max_tokens = 1
-    for iri in sorted(found):
-        e = len(iris)
-        iris.append(iri)
-        cls_tuple = classes_for(iri)
-        classes.append(interned.setdefault(cls_tuple, cls_tuple))
-        degree.append(degree_of.get(iri, 0))
-        for label in found[iri]:
-            key = normalise(label)
-            if not key:
-                continue
-            r = len(labels)
-            labels.append(label)
-            label_entity.append(e)
-            label_surface.append(surface(label))
-            keys[key].append(r)
-            words = key.split()
-            vocab.update(words)
-            max_tokens = max(max_tokens, len(words))
-            compact = key.replace(" ", "")
-            if compact != key and len(compact) >= 4:
-                variants[compact].append(r)
-            if key.startswith("the ") and len(key) > 6:
-                variants[key[4:]].append(r)
-
-    return LabelData(
-        iris=iris,
-        classes=classes,
-        degree=degree,
-        labels=labels,
-        label_entity=label_entity,
-        label_surface=label_surface,
-        keys=dict(keys),
-        variants=dict(variants),
-        vocab=frozenset(vocab),
-        max_tokens=min(max_tokens, 12),
-    )
+    classes = EntityClasses(schema)
+    for iri in sorted(set(found) | set(foreign) | set(roles_of) | set(declared)):
+        entity = make_entity(iri, found.get(iri, []), foreign.get(iri, []), declared.get(iri, []),
+                         roles_of.get(iri, set()), degree_of.get(iri, 0), schema_iris, classes)
+        if entity is not None:
+            yield entity

@@ -3,8 +3,10 @@
 The start set of the reasoning search (method.md step 3) is what the question
 names: entities found by their labels, numbers and dates as literals, and words
 that name a schema class ("films", "countries"). `LabelIndex` reads every label of
-the KG once through `KGStore.select`, together with each entity's classes, and
-keeps it on disk next to the other per-KG caches, keyed on the store fingerprint.
+the KG once (engine.answer.labels: one streaming pass over an embedded store),
+together with each entity's classes, into a SQLite file next to the other per-KG
+caches, keyed on the store fingerprint (engine.answer.label_db), and looks labels
+up there: nothing is held in memory but what questions have read.
 
 How a question is linked (`LabelIndex.link`):
 
@@ -43,14 +45,13 @@ How a question is linked (`LabelIndex.link`):
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
-import pickle
 import re
-import threading
+import sqlite3
 import time
 import uuid
-from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
@@ -61,12 +62,13 @@ from kg_adapters.base import KGStore
 from kg_adapters.schema import Schema
 
 from .derive import PlaceAdjectives
-from .labels import LabelData, Scored, cache_name, keep_better, read_labels
+from .label_db import LabelDB, write_index
+from .labels import Scored, cache_name, keep_better, read_labels
 from .mentions import Candidate, Linking, Mention, literal_candidate
 from .name_forms import NameForms, is_english_word, names_over_keywords, singular_key
 from .retrieve import TextEmbedder
 from .synonyms import SchemaSynonyms, mark_schema_words
-from .words import ARTICLES, STOP, QuestionTokens, class_words, normalise, schema_words, surface
+from .words import ARTICLES, QuestionTokens, class_words, normalise, stop_words, surface
 
 log = logging.getLogger(__name__)
 
@@ -82,90 +84,80 @@ _POSSESSIVE = re.compile(r"['’]s$")  # a possessive ending: "Tarantino's"
 
 
 class LabelIndex:
-    def __init__(self, data: LabelData, schema: Schema, embedder: TextEmbedder | None = None):
+    def __init__(self, data: LabelDB, schema: Schema, embedder: TextEmbedder | None = None):
         self._d = data
         self.synonyms = SchemaSynonyms(schema, embedder) if embedder is not None else None
         self.class_words = class_words(schema)  # normalised word(s) -> class names
-        self.stop = frozenset(STOP | schema_words(schema) | set(self.class_words))
+        self.stop = stop_words(schema, self.class_words)
         self.places = PlaceAdjectives(data, schema, self.class_words)
-        self._entity_of_iri = {iri: i for i, iri in enumerate(data.iris)}
-        by_len: dict[int, list[str]] = defaultdict(list)
-        postings: dict[str, list[str]] = defaultdict(list)  # content word -> multi-word keys holding it
-        for key in dict.fromkeys([*data.keys, *data.variants]):
-            by_len[len(key)].append(key)
-            words = key.split()
-            if len(words) > 1:
-                for word in set(words) - self.stop:
-                    postings[word].append(key)
-        self._keys_by_len = dict(by_len)
-        self._postings = dict(postings)
-        self.forms = NameForms(data, self._postings, self.stop)
-        self._first_label: dict[int, int] | None = None
-        self._lock = threading.Lock()
+        self.forms = NameForms(data, self.stop)
 
     # ------------------------------------------------------------ building
     @classmethod
     def build(cls, store: KGStore, schema: Schema, cache_dir: str | Path,
               embedder: TextEmbedder | None = None) -> "LabelIndex":
-        """Read (or load from cache_dir/labels) every label and entity class of the KG. With an `embedder`,
-        words the schema does not spell but means ("films" for `movie`) count as schema words."""
-        path = Path(cache_dir) / "labels" / f"{cache_name(store, schema)}.pkl"
+        """Open (or first write, to cache_dir/labels) the index of every label and entity class of the KG. With
+        an `embedder`, words the schema does not spell but means ("films" for `movie`) count as schema words."""
+        path = Path(cache_dir) / "labels" / f"{cache_name(store, schema)}.sqlite"
         if path.is_file():
             try:
-                with path.open("rb") as fh:
-                    data = pickle.load(fh)
-                if isinstance(data, LabelData):
-                    return cls(data, schema, embedder)
-            except Exception as err:  # noqa: BLE001 - a broken cache is rebuilt, never fatal
+                return cls(LabelDB(path), schema, embedder)
+            except (sqlite3.Error, KeyError, ValueError) as err:  # a broken cache is rebuilt, never fatal
                 log.warning("label index cache %s unreadable (%s); rebuilding", path, err)
         started = time.perf_counter()
-        data = read_labels(store, schema)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}-{uuid.uuid4().hex[:8]}")
-        with tmp.open("wb") as fh:
-            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)
-        log.info("label index: %d labels of %d entities in %.1f s", len(data.labels), len(data.iris),
+        scratch = path.with_name(f"{path.stem}.scratch{os.getpid()}-{uuid.uuid4().hex[:8]}")
+        write_index(path, read_labels(store, schema, scratch))
+        data = LabelDB(path)
+        log.info("label index: %d labels of %d entities in %.1f s", data.labels, data.entities,
                  time.perf_counter() - started)
         return cls(data, schema, embedder)
 
+    def over(self, data: LabelDB) -> "LabelIndex":
+        """This linker (schema words, synonyms, place classes) over other labels: a few read for one question."""
+        other = LabelIndex.__new__(LabelIndex)  # a plain linker, whatever kind of index this one is
+        other.__dict__.update(self.__dict__)
+        other._d = data
+        other.places, other.forms = copy.copy(self.places), NameForms(data, self.stop)
+        other.places._d = data
+        return other
+
+    def close(self) -> None:
+        self._d.close()
+
     # ------------------------------------------------------------ queries
     def __len__(self) -> int:
-        return len(self._d.labels)
+        return self._d.labels
 
     def classes_of(self, iri: str) -> tuple[str, ...]:
-        i = self._entity_of_iri.get(iri)
-        return self._d.classes[i] if i is not None else ()
+        e = self._d.entity_of(iri)
+        return self._d.entity(e).classes if e is not None else ()
 
     def label_of(self, iri: str) -> str | None:
-        i = self._entity_of_iri.get(iri)
-        if i is None:
-            return None
-        with self._lock:
-            if self._first_label is None:
-                first: dict[int, int] = {}
-                for r, e in enumerate(self._d.label_entity):
-                    first.setdefault(e, r)
-                self._first_label = first
-        r = self._first_label.get(i)
-        return self._d.labels[r] if r is not None else None
+        e = self._d.entity_of(iri)
+        return self._d.first_label(e) if e is not None else None
 
     def lookup(self, label: str, top_k: int = 2) -> list[Candidate]:
         """Entities with this label: exact, then normalised, then fuzzy."""
         return self._lookup_bracketed(label, top_k)
 
     def closest(self, text: str, n: int = 5) -> list[str]:
-        """The labels nearest to `text`, for "not found, did you mean ..." replies."""
+        """The labels nearest to `text`, for "not found, did you mean ..." replies. Every key is compared, a
+        chunk at a time, keeping what one `process.extract` over them all would."""
         key = normalise(text)
         if not key:
             return []
-        keys = self.places.sorted_keys()
-        hits = process.extract(key, keys, scorer=fuzz.ratio, limit=n * 3)
+        hits: list[tuple[str, float, int]] = []
+        offset = 0
+        for keys in self._d.sorted_keys():
+            hits += [(k, score, offset + i) for k, score, i in process.extract(key, keys, scorer=fuzz.ratio,
+                                                                              limit=n * 3)]
+            hits = sorted(hits, key=lambda h: (-h[1], h[2]))[: n * 3]
+            offset += len(keys)
         ranked = [k for k, _, _ in sorted(hits, key=lambda h: (-h[1], abs(len(h[0]) - len(key)), h[0]))]
         out: list[str] = []
         for k in ranked:
-            for r in self._d.keys[k]:
-                label = self._d.labels[r]
+            for r in self._d.records(k):
+                label = self._d.record(r).label
                 if label not in out:
                     out.append(label)
         return out[:n]
@@ -303,7 +295,7 @@ class LabelIndex:
         if letters < 5 or ntok > 8:
             return False
         if ntok == 1:  # one word: only a word no label has (a typo, not another word, not "american cities")
-            typo = letters >= 6 and not folded[i].isdigit() and folded[i] not in self._d.vocab
+            typo = letters >= 6 and not folded[i].isdigit() and not self._d.in_vocab(folded[i])
             return typo and not self.places.before_class(ctx, i)
         content = sum(not x and not w.isdigit() for x, w in zip(stop[i:j], folded[i:j]))
         if content == 0:
@@ -320,15 +312,16 @@ class LabelIndex:
         d = self._d
         scored: Scored = {}
         wanted = surface if case else surface.casefold()
-        for r in d.keys.get(key, ()):
-            same = (d.label_surface[r] if case else d.label_surface[r].casefold()) == wanted
-            keep_better(scored, d.label_entity[r], SCORE_EXACT if same else SCORE_NORMALISED, r)
+        for r in d.records(key):
+            record = d.record(r)
+            same = (record.surface if case else record.surface.casefold()) == wanted
+            keep_better(scored, record.entity, SCORE_EXACT if same else SCORE_NORMALISED, r)
         compact = key.replace(" ", "")
         stripped = key[4:] if key.startswith("the ") and len(key) > 6 else None
         for variant in {key, compact, stripped} - {None}:
-            records = [*d.variants.get(variant, ()), *(d.keys.get(variant, ()) if variant != key else ())]
+            records = [*d.variant_records(variant), *(d.records(variant) if variant != key else ())]
             for r in records:
-                keep_better(scored, d.label_entity[r], SCORE_VARIANT, r)
+                keep_better(scored, d.record(r).entity, SCORE_VARIANT, r)
         return self._ranked(scored, top_k, surface if case else None)
 
     def _fuzzy(self, key: str, top_k: int, max_d: int | None = None, blocking: list[str] | None = None) -> list[Candidate]:
@@ -344,21 +337,21 @@ class LabelIndex:
             max_d = 1 if letters < 9 else 2 if letters < 16 else 3
         pools: list[list[str]] = []
         if blocking:
-            lists = [self._postings[w] for w in set(blocking) if w in self._postings]
+            lists = [found for w in set(blocking) if w not in self.stop and (found := d.postings(w))]
             if lists:
                 pools = [lists[0]] if len(lists) == 1 else [list(set().union(*lists))]
         if not pools:
-            pools = [self._keys_by_len.get(n, []) for n in range(len(key) - max_d, len(key) + max_d + 1)]
+            pools = [d.keys_of_length(n) for n in range(len(key) - max_d, len(key) + max_d + 1)]
         scored: Scored = {}
         for pool in pools:
             if not pool:
                 continue
             for other, dist in _nearest(key, pool, max_d):
                 score = round(SCORE_FUZZY_MAX * (1 - dist / max(len(key), len(other))), 4)
-                for r in d.keys.get(other, ()):
-                    keep_better(scored, d.label_entity[r], score, r)
-                for r in d.variants.get(other, ()):
-                    keep_better(scored, d.label_entity[r], round(score * 0.95, 4), r)
+                for r in d.records(other):
+                    keep_better(scored, d.record(r).entity, score, r)
+                for r in d.variant_records(other):
+                    keep_better(scored, d.record(r).entity, round(score * 0.95, 4), r)
         return self._ranked(scored, top_k)
 
     def _lookup_bracketed(self, text: str, top_k: int) -> list[Candidate]:
@@ -366,7 +359,7 @@ class LabelIndex:
         if not key:
             return []
         d = self._d
-        exact = {d.label_entity[r]: (SCORE_EXACT, r) for r in d.keys.get(key, ()) if d.labels[r] == text}
+        exact = {d.record(r).entity: (SCORE_EXACT, r) for r in d.records(key) if d.record(r).label == text}
         if exact:
             return self._ranked(exact, top_k, text)
         found = self._exact(key, written, top_k)
@@ -380,12 +373,14 @@ class LabelIndex:
     def _ranked(self, scored: Scored, top_k: int, text: str | None = None) -> list[Candidate]:
         """Best score first; ties: the label written exactly as `text`, then the better-connected entity."""
         d = self._d
+        d.prefetch((r for _, r in scored.values()), scored)
         order = sorted(
             scored.items(),
-            key=lambda kv: (-kv[1][0], d.labels[kv[1][1]] != text, -d.degree[kv[0]], d.labels[kv[1][1]]),
+            key=lambda kv: (-kv[1][0], d.record(kv[1][1]).label != text, -d.entity(kv[0]).degree,
+                            d.record(kv[1][1]).label),
         )
         return [
-            Candidate("entity", d.labels[r], d.iris[e], score, d.classes[e])
+            Candidate("entity", d.record(r).label, d.entity(e).iri, score, d.entity(e).classes)
             for e, (score, r) in order[:top_k]
         ]
 

@@ -10,13 +10,16 @@ spelt the same. Each is read off the KG's own labels: their words, their capital
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from lemminflect import getAllLemmas, getLemma
 
 from .degree import QUANTITY_SUPERLATIVES
-from .labels import LabelData, Scored, keep_better
+from .labels import Scored, keep_better
 from .mentions import Candidate
+
+if TYPE_CHECKING:
+    from .label_db import LabelDB
 
 
 SCORE_NAME_PART = 0.7  # below every fuzzy match a name would get: only a free top_k slot takes it
@@ -52,9 +55,8 @@ def _may_name(key_words: list[str], at: int, word: str) -> bool:
 class NameForms:
     """Surnames, first names and abbreviations of one KG's labels."""
 
-    def __init__(self, data: LabelData, postings: dict[str, list[str]], stop: frozenset[str]):
-        self._d, self._postings, self._stop = data, postings, stop  # postings: content word -> multi-word keys
-        self._acronyms = _acronyms(data.label_surface)
+    def __init__(self, data: "LabelDB", stop: frozenset[str]):
+        self._d, self._stop = data, stop
 
     def parts(self, word: str) -> Scored:
         """Entities whose name ends with this word ("spielberg": Steven Spielberg) or opens it ("alice": Alice
@@ -62,28 +64,28 @@ class NameForms:
         scored: Scored = {}
         if word in self._stop:
             return scored
-        holding = self._postings.get(word, ())
+        holding = self._d.postings(word) or ()  # the multi-word keys holding it
         for at, shortest in ((LAST, 4), (FIRST, 3)):
             if len(word) < shortest:
                 continue
             keys = [key for key in holding if _may_name(key.split(), at, word)]
             if 2 * len(keys) < len(holding):  # it mostly ends (opens) names; not "north" ("North Bay", "X North")
                 continue
-            for key in keys:
-                if len(key.split()) > 3 or key.split()[0] in self._stop:
-                    continue
-                for r in self._d.keys.get(key, ()):
-                    surface = self._d.label_surface[r].replace("_", " ").split()
-                    written = self._d.labels[r].replace("_", " ").split()  # with a title's full stop
+            keys = [key for key in keys if len(key.split()) <= 3 and key.split()[0] not in self._stop]
+            for records in self._d.records_of_keys(keys):
+                for r in records:
+                    record = self._d.record(r)
+                    surface = record.surface.replace("_", " ").split()
+                    written = record.label.replace("_", " ").split()  # with a title's full stop
                     if all(_NAME_WORD.fullmatch(w) for w in surface) and _folded(_name_word(written, at)) == word:
-                        keep_better(scored, self._d.label_entity[r], SCORE_NAME_PART, r)
+                        keep_better(scored, record.entity, SCORE_NAME_PART, r)
         return scored
 
     def acronym(self, word: str) -> Scored:
         """Entities whose name this word abbreviates ("us": United States)."""
         scored: Scored = {}
-        for r in self._acronyms.get(word, ()) if 2 <= len(word) <= 5 else ():
-            keep_better(scored, self._d.label_entity[r], SCORE_ACRONYM, r)
+        for r in self._d.acronym(word) if 2 <= len(word) <= 5 else ():
+            keep_better(scored, self._d.record(r).entity, SCORE_ACRONYM, r)
         return scored
 
 
@@ -117,14 +119,13 @@ def is_english_word(word: str) -> bool:
     return bool(getAllLemmas(word))
 
 
-def _acronyms(surfaces: list[str]) -> dict[str, list[int]]:
-    """Initials (folded) -> label records of two to five capitalised words, glue words left out."""
-    out: dict[str, list[int]] = defaultdict(list)
-    for r, surface in enumerate(surfaces):
-        words = [w for w in surface.replace("_", " ").split() if w.casefold() not in _ACRONYM_GLUE]
-        if 2 <= len(words) <= 5 and all(_ACRONYM_WORD.fullmatch(w) for w in words):
-            out["".join(w[0] for w in words).casefold()].append(r)
-    return dict(out)
+def initials(surface: str) -> str | None:
+    """The initials (folded) of a label of two to five capitalised words, glue words left out: "United
+    States" -> "us"; None for any other label."""
+    words = [w for w in surface.replace("_", " ").split() if w.casefold() not in _ACRONYM_GLUE]
+    if 2 <= len(words) <= 5 and all(_ACRONYM_WORD.fullmatch(w) for w in words):
+        return "".join(w[0] for w in words).casefold()
+    return None
 
 
 def singular_key(key: str, stop: frozenset[str]) -> str | None:

@@ -137,6 +137,12 @@ def schema_words(schema: Schema) -> set[str]:
     return words
 
 
+def stop_words(schema: Schema, classes: dict[str, list[str]]) -> frozenset[str]:
+    """Words that never name an entity alone: language words, the schema's words and the words of its classes
+    (`classes`: `class_words`)."""
+    return frozenset(STOP | schema_words(schema) | set(classes))
+
+
 def class_words(schema: Schema) -> dict[str, list[str]]:
     """Words naming each class: its name and label and their plurals (synonyms: engine.answer.synonyms)."""
     class_words: dict[str, list[str]] = defaultdict(list)

@@ -179,7 +179,7 @@ def _explored(kg: KnowledgeGraph, corpus: Corpus, config: ScoutConfig, report) -
     explorer = Explorer(
         kg,
         ExploreConfig(max_relations=config.max_relations, per_pattern=config.per_pattern, join_back_p=config.join_back_p,
-                      new_ops_share=config.new_ops_share),
+                      new_ops_share=config.new_ops_share, sample_above=config.explore_sample_above),
         seed=config.seed,
     )
     if not explorer.start_classes:

@@ -56,7 +56,7 @@ from engine.programs.sexpr import (
     to_text,
     walk,
 )
-from engine.programs.to_sparql import iri, string
+from engine.programs.to_sparql import class_sample, iri, string
 from engine.programs.validate import NUMERIC_KINDS
 from kg_adapters.base import KGError, Term
 from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, RelationInfo
@@ -81,6 +81,10 @@ class ExploreConfig:
     max_answers: int = 500  # programs with more answers make poor questions
     neighbours: int = 200  # edges fetched per step to choose from
     members: int = 20_000  # class members fetched once to start walks from
+    # A class of more members is not listed (every member with its label, sorted) but sampled: the first `members`
+    # the store gives, labelled as walks reach them. Above the rows one query keeps (ScoutConfig.max_answers), so
+    # no listing that was whole before is sampled now.
+    sample_above: int = 100_000
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,7 @@ class Explorer:
         self.rng = random.Random(seed)
         self._members: dict[str, list[Term]] = {}
         self._labels: dict[str, str] = {}
+        self._unlabelled: set[str] = set()  # sampled members whose labels are read when a walk reaches them
         self.seen: set[str] = set()
         self.per_pattern: Counter[str] = Counter()
         self._named: dict[str, str] = {}  # label -> class of entities a function brought in (not walked to)
@@ -462,6 +467,11 @@ class Explorer:
         return self._members[cls.name]
 
     def _entities(self, cls: ClassInfo) -> list[Term]:
+        if cls.size > self.config.sample_above:
+            rows = self.kg.executor.select(class_sample(cls, self.config.members))[0].rows
+            sampled = [Term("iri", x.value) for (x,) in rows if x is not None and x.kind == "iri"]
+            self._unlabelled.update(t.value for t in sampled if t.value not in self._labels)
+            return sampled
         result = self.kg.executor.execute(Class(cls.name))
         for a in result.answers:
             if a.iri:
@@ -491,6 +501,15 @@ class Explorer:
         return [m for m, _ in rows if m is not None and m.kind != "bnode"]
 
     def _label(self, term: Term) -> str:
+        if term.value in self._unlabelled:
+            self._unlabelled.discard(term.value)
+            sparql = f"SELECT ?l WHERE {{ {iri(term.value)} <http://www.w3.org/2000/01/rdf-schema#label> ?l }} LIMIT 1"
+            try:
+                rows = self.kg.executor.select(sparql)[0].rows
+            except (KGError, ValueError):
+                rows = ()
+            if rows and rows[0][0] is not None:
+                self._labels[term.value] = rows[0][0].value
         return term.value if term.is_literal else self._labels.get(term.value, term.value.rsplit("/", 1)[-1])
 
 

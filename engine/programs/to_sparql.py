@@ -124,6 +124,12 @@ def _membership(info: ClassInfo, var: str) -> str:
     return " UNION ".join(branches)
 
 
+def class_sample(info: ClassInfo, limit: int) -> str:
+    """A query for the first `limit` members of an entity class the store lists (?x), without listing, labelling
+    or sorting the rest: a bounded sample of a class too large to list (bootstrap.explorer)."""
+    return f"SELECT DISTINCT ?x WHERE {{ {_membership(info, '?x')} FILTER(isIRI(?x)) }} LIMIT {int(limit)}"
+
+
 def _constant(node: Entity | Literal, var: str, ctx: _Context) -> Patterns:
     return [f"VALUES {var} {{ {_term(node, ctx)} }}"]
 
