@@ -58,8 +58,8 @@ def dump(out: Path, kgs: list[str] | None, embedder: bool) -> None:
                 if n % 10 == 0:
                     row["closest"] = index.closest(q.question, 5)
                 fh.write(json.dumps(row) + "\n")
-            print(f"{name}: {len(questions)} questions, index {built:.1f} s, linking {time.perf_counter() - started:.1f} s",
-                  file=sys.stderr, flush=True)
+            print(f"{name}: {len(questions)} questions, index {built:.1f} s, "
+                  f"linking {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
 
 
 def compare(old: Path, new: Path) -> int:

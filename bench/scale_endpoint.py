@@ -115,4 +115,5 @@ def _timed(index, store: _Counting, questions: list[str]) -> tuple[float, float,
         started = time.perf_counter()
         index.link(question)
         times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times), sorted(times)[int(0.9 * (len(times) - 1))], (store.queries - before) / len(questions)
+    p90 = sorted(times)[int(0.9 * (len(times) - 1))]
+    return statistics.median(times), p90, (store.queries - before) / len(questions)

@@ -682,7 +682,7 @@ def test_large_endpoint_links_per_question_as_the_index_does(virtuoso: VirtuosoS
     naming any label of the KG links the same entities as the full index over the embedded store, and no query
     reads the labels whole."""
     from engine.answer.linker import LabelIndex
-    from engine.answer.remote_labels import RemoteLabelIndex, open_label_index
+    from engine.answer.remote_labels import RemoteLabelIndex, linking_note, open_label_index
     from engine.config import ScoutConfig
 
     if search:  # Virtuoso's free-text index over literals (off until a rule asks for it)
@@ -699,6 +699,9 @@ def test_large_endpoint_links_per_question_as_the_index_does(virtuoso: VirtuosoS
     small = ScoutConfig(cache_dir=str(tmp_path), endpoint_read_labels_max_triples=0)
     remote = open_label_index(spy, schema, str(tmp_path), None, small)
     assert isinstance(remote, RemoteLabelIndex) and remote.slower == (search is None)
+    note = linking_note(spy, small)  # what the app says when it connects
+    assert ("text search (bif:contains)" in note) if search else ("linking is slower" in note)
+    assert linking_note(endpoint, ScoutConfig(cache_dir=str(tmp_path))) == ""
     assert not isinstance(open_label_index(endpoint, schema, str(tmp_path), None, ScoutConfig(cache_dir=str(tmp_path))),
                           RemoteLabelIndex)  # a small endpoint is read whole, as before
     labels = {row[0].value for row in embedded.select(
@@ -711,4 +714,5 @@ def test_large_endpoint_links_per_question_as_the_index_does(virtuoso: VirtuosoS
         "Ridley Scott" if kg == "films" else "France")
     for sparql in spy.queries:  # every label read is a bounded search, or names its entities
         if LABEL_QUERY.search(sparql):
-            assert "VALUES ?x" in sparql or re.search(r"(bif:contains|CONTAINS\(|STRSTARTS\().* LIMIT \d+$", sparql), sparql
+            bounded = re.search(r"(bif:contains|CONTAINS\(|STRSTARTS\().* LIMIT \d+$", sparql)
+            assert "VALUES ?x" in sparql or bounded, sparql

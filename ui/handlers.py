@@ -494,7 +494,14 @@ class Handlers:
                 log.warning("opening %s failed", url, exc_info=True)
             yield self._kg_error_view(state, render.error_text(err))
             return
-        yield self._switch_to(state, key, f"Connected to **{render.md_escape(key)}**.")
+        note = ""
+        try:
+            from engine.answer.remote_labels import linking_note
+
+            note = linking_note(self.hub.session(key).kg.store, self.hub.scout.config)
+        except Exception:  # noqa: BLE001 - a note, never a reason to fail the connection
+            log.info("no linking note for %s", key, exc_info=True)
+        yield self._switch_to(state, key, f"Connected to **{render.md_escape(key)}**." + (f" {note}" if note else ""))
 
     def switch_kg(self, key: str, state: SessionState) -> tuple:
         state = self._ensure(state)

@@ -185,7 +185,8 @@ class LabelDB:
         meta = dict(self._db.execute("SELECT name, value FROM meta"))
         self.labels, self.entities = int(meta["labels"]), int(meta["entities"])
         self.max_tokens = int(meta["max_tokens"])
-        self._classsets = {i: tuple(json.loads(names)) for i, names in self._db.execute("SELECT id, names FROM classset")}
+        self._classsets = {i: tuple(json.loads(names))
+                           for i, names in self._db.execute("SELECT id, names FROM classset")}
         self._records: dict[int, Record] = {}
         self._ents: dict[int, Ent] = {}
         self._pools: dict[int, list[str]] = {}
@@ -253,8 +254,9 @@ class LabelDB:
     def records_of_keys(self, keys: list[str]) -> list[list[int]]:
         """The records of each of `keys` (as `records` gives them), read at once."""
         found: dict[str, list[int]] = {}
-        rows = self._all("SELECT kr.key, r.id, r.entity, r.label FROM json_each(?) j JOIN keyrec kr ON kr.key = j.value "
-                         "AND kr.kind = 0 JOIN record r ON r.id = kr.record ORDER BY kr.key, r.id", (json.dumps(keys),))
+        rows = self._all("SELECT kr.key, r.id, r.entity, r.label FROM json_each(?) j JOIN keyrec kr "
+                         "ON kr.key = j.value AND kr.kind = 0 JOIN record r ON r.id = kr.record ORDER BY kr.key, r.id",
+                         (json.dumps(keys),))
         for key, r, e, label in rows:
             found.setdefault(key, []).append(r)
             self._keep(self._records, r, Record(e, label, surface(label)))

@@ -39,7 +39,7 @@ from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Role, Schema
 
 log = logging.getLogger(__name__)
 
-INDEX_VERSION = 6  # part of the cache key: bump when what is read or written changes (4: SQLite on disk; 6: pools, sorted chunks)
+INDEX_VERSION = 6  # part of the cache key: bump when what is read or written changes (4-6: SQLite on disk)
 _QUERY_TIMEOUT_S = 120.0
 _MAX_ROWS_TOTAL = 5_000_000  # labels/roles read from one KG by queries, a guard for huge endpoints
 FLUSH_ROWS = 200_000  # (object, relation) tallies held in memory before they go to the scratch file

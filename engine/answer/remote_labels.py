@@ -46,7 +46,8 @@ log = logging.getLogger(__name__)
 
 CACHED_WORDS = 2_000
 _VALUES_CHUNK = 200  # IRIs per VALUES list
-_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"[^\W_]+")  # what a text search is sent: letters and digits, nothing to escape
+_IRI_OK = re.compile(r'[^\s<>"{}|^`\\]+')  # IRIs written into a VALUES list as they are
 _VIRTUOSO_PREFIX_MIN = 4  # bif:contains wants 4 characters before a '*'
 
 
@@ -80,11 +81,11 @@ class RemoteLabelIndex(LabelIndex):
         return self._over(text).closest(text, n)
 
     def classes_of(self, iri: str) -> tuple[str, ...]:
-        found = self._entities([iri])
+        found = self._entities([iri]) if _IRI_OK.fullmatch(iri) else []
         return found[0].classes if found else ()
 
     def label_of(self, iri: str) -> str | None:
-        found = self._entities([iri])
+        found = self._entities([iri]) if _IRI_OK.fullmatch(iri) else []
         return found[0].labels[0] if found else None
 
     def __len__(self) -> int:
@@ -137,7 +138,7 @@ class RemoteLabelIndex(LabelIndex):
         except KGError as err:  # a word the server will not search (a noise word), or past the time limit
             log.info("remote labels: %r not looked up (%s)", word, err)
             rows = ()
-        found = tuple(dict.fromkeys(x.value for x, _ in rows if x is not None))
+        found = tuple(dict.fromkeys(x.value for x, _ in rows if x is not None and _IRI_OK.fullmatch(x.value)))
         with self._lock:
             self._words[(word, prefix)] = found
             while len(self._words) > CACHED_WORDS:
@@ -152,7 +153,8 @@ class RemoteLabelIndex(LabelIndex):
         roles: dict[str, set[Role]] = defaultdict(set)
         degree: dict[str, int] = defaultdict(int)
         relations = {r.iri: r for r in self.schema.relations}
-        entity_objects = " ".join(f"<{r.iri}>" for r in self.schema.relations if self.schema.literal_kind(r) == "entity")
+        entity_objects = " ".join(f"<{r.iri}>" for r in self.schema.relations
+                                  if self.schema.literal_kind(r) == "entity")
         for chunk in (iris[i:i + _VALUES_CHUNK] for i in range(0, len(iris), _VALUES_CHUNK)):
             values = "VALUES ?x { " + " ".join(f"<{iri}>" for iri in chunk) + " }"
             for pred in (RDFS_LABEL, SKOS_PREF_LABEL):
@@ -180,8 +182,8 @@ class RemoteLabelIndex(LabelIndex):
                         degree[x.value] += int(float(n.value))
         schema_iris = {c.iri for c in self.schema.classes} | set(relations)
         classes = EntityClasses(self.schema)
-        found = (make_entity(iri, english.get(iri, []), foreign.get(iri, []), declared.get(iri, []), roles.get(iri, set()),
-                         degree.get(iri, 0), schema_iris, classes) for iri in sorted(set(iris)))
+        found = (make_entity(iri, english.get(iri, []), foreign.get(iri, []), declared.get(iri, []),
+                             roles.get(iri, set()), degree.get(iri, 0), schema_iris, classes) for iri in sorted(set(iris)))
         return [e for e in found if e is not None]
 
     def _rows(self, sparql: str) -> tuple:
@@ -206,3 +208,23 @@ def open_label_index(store: KGStore, schema: Schema, cache_dir: str, embedder: T
             return RemoteLabelIndex(store, schema, embedder, config.endpoint_labels_per_word,
                                     config.endpoint_label_timeout_s)
     return LabelIndex.build(store, schema, cache_dir, embedder)
+
+
+def linking_note(store: KGStore, config=None) -> str:
+    """What a user should know about linking on this KG, said when it is opened: for a large endpoint, that it is
+    linked per question, and whether through its text search or by slower scans of its labels ("" otherwise)."""
+    from engine.config import ScoutConfig
+
+    config = config or ScoutConfig()
+    if hasattr(store, "scan") or store.info.kind != "endpoint":
+        return ""
+    triples = store.info.triples
+    if triples is not None and triples <= config.endpoint_read_labels_max_triples:
+        return ""
+    size = "too many triples to count in time" if triples is None else f"{triples:,} triples"
+    probe = getattr(store, "text_search", None)
+    if probe is not None and probe():
+        return (f"It holds {size}: names in questions are looked up with its text search ({probe()}), "
+                "never by reading all its labels.")
+    return (f"It holds {size} and has no text search that KG Scout can use, so names in questions are looked up "
+            "by scanning its labels for each word: linking is slower (seconds a question on millions of labels).")
