@@ -359,3 +359,54 @@ def test_a_word_that_mostly_closes_names_is_no_first_name(small_kg, tmp_path: Pa
     assert index.forms.parts("team") == {}
     assert index.forms.parts("dr") == {}
     assert len(index.forms.parts("alice")) == 1 and len(index.forms.parts("novak")) == 1
+
+
+# ------------------------------------------------------------------ the index on disk
+class _QueriesOnly:
+    """A store seen through `select` alone (as an endpoint is): the label index reads it by queries."""
+
+    def __init__(self, store):
+        self.info, self.select = store.info, store.select
+
+
+def _everything(index: LabelIndex) -> list:
+    """All an index holds, as the linker reads it: entities, records, keys and their order, postings, pools."""
+    d = index._d
+    keys = [k for chunk in d.sorted_keys() for k in chunk]
+    return [[d.entity(e) for e in range(d.entities)], [d.record(r) for r in range(d.labels)], keys,
+            [(k, d.records(k), d.variant_records(k), d.postings(k), d.acronym(k)) for k in keys],
+            [d.keys_of_length(n) for n in range(40)], d.max_tokens]
+
+
+@pytest.mark.parametrize("flush", [100_000, 3])
+def test_the_streaming_pass_and_the_queries_read_the_same_index(tmp_path: Path, monkeypatch, flush: int) -> None:
+    """An embedded store is read in one streaming pass (engine.answer.labels: `scan`, tallies flushed to a scratch
+    file every FLUSH_ROWS), any other store by queries; both give the same index, row for row, whatever the flush
+    size (3: the tallies of what each entity is the object of are written out many times and summed)."""
+    import engine.answer.labels
+
+    monkeypatch.setattr(engine.answer.labels, "FLUSH_ROWS", flush)
+    path = tmp_path / "tiny.ttl"
+    path.write_text(TURTLE)
+    for source in (path, FIXTURES / "tiny_films.psv", FIXTURES / "tiny_geo.ttl"):
+        kg = KnowledgeGraph.open(str(source), ScoutConfig(cache_dir=str(tmp_path / "c")))
+        streamed = LabelIndex.build(kg.store, kg.schema, tmp_path / f"stream-{source.stem}")
+        queried = LabelIndex.build(_QueriesOnly(kg.store), kg.schema, tmp_path / f"query-{source.stem}")
+        assert _everything(streamed) == _everything(queried) and len(streamed) > 5
+        for question in ("which countries have a city called Paris", "who directed Blade Runner", "france"):
+            assert streamed.link(question) == queried.link(question)
+        assert not list((tmp_path / f"stream-{source.stem}" / "labels").glob("*scratch*"))  # the scratch file is gone
+        kg.close()
+
+
+def test_a_broken_index_file_is_written_again(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.ttl"
+    path.write_text(TURTLE)
+    kg = KnowledgeGraph.open(str(path), ScoutConfig(cache_dir=str(tmp_path / "c")))
+    first = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    (written,) = (tmp_path / "labels").glob("*.sqlite")
+    first.close()
+    written.write_bytes(b"not a database")
+    again = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    assert len(again) == len(first) and top(again.link("where is lyon"), "lyon").label == "Lyon"
+    kg.close()

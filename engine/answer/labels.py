@@ -35,6 +35,7 @@ from kg_adapters.base import (
     Term,
 )
 from kg_adapters.naming import local_name
+from kg_adapters.oxigraph_store import SCAN_IRI
 from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Role, Schema
 
 log = logging.getLogger(__name__)
@@ -183,7 +184,7 @@ def _scanned(store, schema: Schema, scratch: Path) -> Iterator[Entity]:
                     flush()
             count += 1
             rel = relations.get(p)
-            if kind == 0:  # the object is an IRI: its degree, and its role where the relation is the schema's
+            if kind == SCAN_IRI:  # the object is an IRI: its degree, and its role where the relation is the schema's
                 role = 2 * rel + 1 if rel is not None and entity_objects[rel] else _NOT_A_ROLE
                 objects[(o, role)] += 1
             if s is None:
