@@ -191,7 +191,13 @@ class Ranker:
             # films released after moneyball" had one such finalist, an AND over the years of his films, which
             # won unopposed while (AND (JOIN starred_actors "Brad Pitt") (gt ...)) scored better in the pool
             fullest = sorted(fitting, key=lambda c: (-len(c.anchors), best_order(c)))  # on the most names first
-            return finalists + (fullest[:1] if asks_operator(question) else [])
+            extra = fullest[:1] if asks_operator(question) else []
+            # and the shortest fitting reading, where every fitting finalist walks further: a lone contender
+            # wins unscored ("which department is X in" went four hops, (JOIN (R works_in) X) never re-ranked)
+            shortest = min((len(relations(c.program)) for c in finalists if id(c) in fits), default=0)
+            shorter = [c for c in fitting if c not in extra and len(relations(c.program)) < shortest]
+            shorter.sort(key=lambda c: (len(relations(c.program)), best_order(c)))
+            return finalists + extra + shorter[:1]
         return finalists + fitting[: self.config.beam]
 
     @staticmethod
