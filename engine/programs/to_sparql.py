@@ -49,8 +49,8 @@ from .sexpr import (
     Superlative,
     entities,
     members,
-    relation_name,
 )
+from .home import comes_home
 from .terms import iri, keyword, string
 from .validate import class_info, relation_info
 
@@ -147,7 +147,7 @@ def _join(node: Join, var: str, ctx: _Context) -> Patterns:
         return _path(node.relation, var, target, ctx)
     inner = ctx.var()
     patterns = _patterns(node.arg, inner, ctx)  # first: it records where `inner` was walked from
-    if not _comes_home(node.arg, ctx.schema):
+    if not comes_home(node.arg, ctx.schema):
         patterns += _not_own(inner, ctx, {_term(e, ctx) for e in entities(node.arg)})
     patterns += _path(node.relation, var, inner, ctx)
     ctx.walked(var, inner)
@@ -178,35 +178,6 @@ def _not_own(var: str, ctx: _Context, walked_from: set[str] | None = None) -> Pa
     if source is None or not source.startswith("?"):
         return [_excluding(var, terms)]
     return [f"FILTER({' && '.join(f'({var} != {t} || {source} = {t})' for t in terms)})"]
-
-
-def _comes_home(node: Node, schema: Schema) -> bool:
-    """Whether a set may hold the program's own entity: its last two hops stay among things of one class, over
-    two different relations, or over one relation the KG also names the other way (a mirror: `daughter` beside
-    `father`). "Tom 's daughters ' father" is Tom. A walk through another class ("films sharing a director with
-    X", "who directed the films X starred in") or straight back over a relation with one name ("X 's neighbours '
-    neighbours", the other children of X 's parent) keeps X out, as MetaQA's answers read.
-
-    Measured with the gold programs of every MetaQA dev question (tests/test_metaqa_oracle.py) and the programs
-    reasoner v37 chose on the bench.kgs sample of every dev KG: no F1 moved. Letting X answer after any two
-    different relations cost MetaQA 2-hop's gold programs 0.8 points (94.09 -> 93.33: an actor who directed his
-    own film)."""
-    if not (isinstance(node, Join) and isinstance(node.arg, Join)):
-        return False
-    outer, inner = _within_one_class(node.relation, schema), _within_one_class(node.arg.relation, schema)
-    if outer is None or outer != inner:
-        return False
-    same = relation_name(node.relation) == relation_name(node.arg.relation)
-    return not same or any(m.mirror_of == relation_name(node.relation) for m in schema.mirrors)
-
-
-def _within_one_class(rel: Node, schema: Schema) -> frozenset[str] | None:
-    """The one class a relation links members of (its domain is its range), else None."""
-    base = rel.relation if isinstance(rel, Reverse) else rel
-    info = schema.relation(base.name) if isinstance(base, Relation) else None
-    if info is None or not info.domain or set(info.domain) != set(info.range):
-        return None
-    return frozenset(info.domain)
 
 
 def _excluding(var: str, terms: tuple[str, ...]) -> str:
@@ -354,7 +325,7 @@ def _members(node: Node, ctx: _Context, *more: str, indent: str = "  ") -> str:
     A pattern repeated (an entity excluded by its comparison and as the program's own) is written once."""
     answer = f"?{ANSWER_VAR}"
     patterns = _patterns(node, answer, ctx)  # first: it records where the answers were walked from
-    own = [] if _comes_home(node, ctx.schema) else _not_own(answer, ctx)
+    own = [] if comes_home(node, ctx.schema) else _not_own(answer, ctx)
     patterns = dict.fromkeys(patterns + own + list(more))
     return "\n".join(indent + p for p in patterns)
 
