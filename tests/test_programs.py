@@ -87,6 +87,36 @@ def test_a_walk_keeps_out_what_it_came_from_unless_over_a_self_loop(small_kg, pr
     assert answers_text(kg.executor.execute(program)) == expected
 
 
+# A family of one class, Person: a walk over two different relations between persons may come home, and so may one
+# straight back over a relation the KG names both ways (`daughter` holds `father` reversed: a mirror), not one with
+# a single name (`mother`).
+FAMILY = """@prefix : <http://example.org/family/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Person a rdfs:Class ; rdfs:label "person" .
+:daughter rdfs:label "daughter" ; rdfs:domain :Person ; rdfs:range :Person .
+:father rdfs:label "father" ; rdfs:domain :Person ; rdfs:range :Person .
+:mother rdfs:label "mother" ; rdfs:domain :Person ; rdfs:range :Person .
+:friend rdfs:label "friend" ; rdfs:domain :Person ; rdfs:range :Person .
+:tom a :Person ; rdfs:label "Tom" ; :daughter :ann , :eve ; :mother :mary ; :friend :ann .
+:ann a :Person ; rdfs:label "Ann" ; :father :tom ; :mother :joy .
+:eve a :Person ; rdfs:label "Eve" ; :father :tom ; :mother :joy .
+:mary a :Person ; rdfs:label "Mary" .
+:joy a :Person ; rdfs:label "Joy" .
+"""
+
+
+@pytest.mark.parametrize("program, expected", [
+    ('(JOIN (R father) (JOIN (R daughter) "Tom"))', "Tom"),  # Tom's daughters' father: back over a mirror
+    ('(JOIN (R mother) (JOIN (R father) (JOIN (R daughter) "Tom")))', "Mary"),  # and on from there
+    ('(JOIN (R father) (JOIN (R friend) "Tom"))', "Tom"),  # his friend's father: home by another relation
+    ('(JOIN mother (JOIN (R mother) "Ann"))', "Eve"),  # her mother's children: one name, straight back
+    ('(COUNT (JOIN (R father) (JOIN (R daughter) "Tom")))', "count 1"),
+])
+def test_a_walk_over_two_relations_of_one_class_may_come_home(small_kg, program: str, expected: str) -> None:
+    kg = small_kg("family.ttl", FAMILY)
+    assert answers_text(kg.executor.execute(program)) == expected
+
+
 def test_answers_carry_iris_and_labels(films: KnowledgeGraph) -> None:
     (answer,) = films.executor.execute('(JOIN (R directed_by) "Alien")').answers
     assert answer.label == "Ridley Scott" and answer.iri.endswith("/Ridley%20Scott")
