@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
+import json
 import os
 import statistics
 import threading
@@ -64,6 +65,7 @@ def main() -> None:
     parser.add_argument("--model", default=None)
     parser.add_argument("--tracemalloc", action="store_true")
     parser.add_argument("--bootstrap", action="store_true", help="bootstrap the tiny film KG beside the chat")
+    parser.add_argument("--concurrency", type=int, default=None, help="questions reasoned at once (ui.app's)")
     parser.add_argument("--no-turns", dest="turns", action="store_false", help="forward passes run at once")
     parser.add_argument("--top", type=int, default=12, help="allocation sites shown")
     args = parser.parse_args()
@@ -80,7 +82,7 @@ def main() -> None:
     asked = questions(20)
     proc = psutil.Process()
     answered, claimed, samples, lock = [0], [0], [], threading.Lock()
-    gate = threading.Semaphore(CHAT_CONCURRENCY)
+    gate = threading.Semaphore(args.concurrency or CHAT_CONCURRENCY)
     latencies: list[float] = []
     programs: dict[str, set[str]] = {}
     if not args.turns:
@@ -139,7 +141,7 @@ def main() -> None:
                 s = samples[-1]
                 print(f"{s.n:3d} {s.seconds:6.0f} s  RSS {s.rss:7,.0f}  in use {s.used:6,.0f}  kept free "
                       f"{s.free:6,.0f}  mmapped {s.mapped:6,.0f}  python {s.python:6.1f}  threads {s.threads}"
-                      f"  history {len(state.history)}", flush=True)
+                      f"  history {len(state.history)} messages, {len(json.dumps(state.history)) / 1024:.0f} KiB", flush=True)
 
     threads = [threading.Thread(target=session, args=(i,)) for i in range(args.sessions)]
     for t in threads:
@@ -158,8 +160,9 @@ def main() -> None:
 
     usage = resource.getrusage(resource.RUSAGE_SELF)
     print(f"CPU {usage.ru_utime + usage.ru_stime:.0f} s; {len(samples) - 1} answers in {samples[-1].seconds:.0f} s")
-    print(f"{60 * len(latencies) / samples[-1].seconds:.2f} answers a minute; p50 latency "
-          f"{statistics.median(latencies):.1f} s; turns {'on' if args.turns else 'off'}; "
+    p95 = statistics.quantiles(latencies, n=20, method="inclusive")[-1] if len(latencies) > 1 else latencies[0]
+    print(f"{60 * len(latencies) / samples[-1].seconds:.2f} answers a minute; p50 / p95 latency "
+          f"{statistics.median(latencies):.1f} / {p95:.1f} s; at once {args.concurrency or CHAT_CONCURRENCY}; turns {'on' if args.turns else 'off'}; "
           f"{args.sessions} sessions; torch threads {torch.get_num_threads()}")
     for q, found in sorted(programs.items()):
         print(f"  {q!r}: {' | '.join(sorted(found))}")

@@ -31,7 +31,8 @@ SWEEP_EVERY_S = 600.0  # how often idle stores are looked for (more often when t
 BROWSER_TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16)
 # Chat messages a session keeps (its greeting and the latest 300: 100 questions with answer and details). The
 # history lives in server memory for every browser session Gradio keeps (up to 10,000) and goes to the browser
-# whole at each tick of a streamed answer; an answer with its picture and details is about KIB_PER_ANSWER.
+# whole at each tick of a streamed answer. A program's answer with its picture and details is 3-5 KiB on the
+# geography KG (its question and a question's alternatives add more), so a session keeps about a megabyte at most.
 KEPT_MESSAGES = 300
 
 
