@@ -58,6 +58,31 @@ class Sample:
     threads: int
 
 
+def write(args, samples: list[Sample], latencies: list[float], p95: float, config) -> None:
+    from bench.report import append_section
+    from ui.app import CHAT_CONCURRENCY
+
+    first, last = samples[0], samples[-1]
+    rows = [
+        ("answers (after one warm-up answer)", f"{last.n} in {last.seconds:.0f} s by {args.sessions} sessions", ""),
+        ("RSS: first answer / highest / end (MiB)",
+         f"{samples[1].rss:,.0f} / {max(s.rss for s in samples):,.0f} / {last.rss:,.0f}", ""),
+        ("glibc bytes in use: lowest / highest (MiB)",
+         f"{min(s.used for s in samples[1:]):,.0f} / {max(s.used for s in samples[1:]):,.0f}", ""),
+        ("glibc bytes freed but kept: first answer / end (MiB)", f"{samples[1].free:,.0f} / {last.free:,.0f}", ""),
+        ("Python bytes traced since the first answer: end (MiB)",
+         f"{last.python:.1f}" if args.tracemalloc else "not traced", ""),
+        ("answers a minute; p50 / p95 latency", f"{60 * len(latencies) / last.seconds:.2f}; "
+         f"{statistics.median(latencies):.1f} / {p95:.1f} s", ""),
+    ]
+    at_once = args.concurrency or CHAT_CONCURRENCY
+    settings = (f"model {config.model}, {args.sessions} sessions, {at_once} at once, turns "
+                f"{'on' if args.turns else 'off'}, freed memory {'released' if args.release else 'kept'} after each answer")
+    append_section(f"Where memory goes under chat load, in process ({settings})", rows,
+                   notes=f"Before the load: RSS {first.rss:,.0f} MiB. RSS climbing while glibc's bytes in use stay flat "
+                         "is freed memory malloc keeps, not objects kept alive.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sessions", type=int, default=8)
@@ -67,6 +92,9 @@ def main() -> None:
     parser.add_argument("--bootstrap", action="store_true", help="bootstrap the tiny film KG beside the chat")
     parser.add_argument("--concurrency", type=int, default=None, help="questions reasoned at once (ui.app's)")
     parser.add_argument("--no-turns", dest="turns", action="store_false", help="forward passes run at once")
+    parser.add_argument("--keep-freed", dest="release", action="store_false",
+                        help="leave freed memory to malloc after each answer (engine.lm.memory off), to compare")
+    parser.add_argument("--write", action="store_true", help="append the summary to BENCHMARKS.md")
     parser.add_argument("--top", type=int, default=12, help="allocation sites shown")
     args = parser.parse_args()
 
@@ -91,6 +119,10 @@ def main() -> None:
         from engine.lm import compute
 
         compute._TURNS = contextlib.nullcontext()
+    if not args.release:
+        import engine.scout
+
+        engine.scout.release_freed_memory = lambda: False
 
     def ask(state, q):
         with gate:
@@ -166,6 +198,8 @@ def main() -> None:
           f"{args.sessions} sessions; torch threads {torch.get_num_threads()}")
     for q, found in sorted(programs.items()):
         print(f"  {q!r}: {' | '.join(sorted(found))}")
+    if args.write:
+        write(args, samples, latencies, p95, config)
     for job in list(hub._jobs.values()):
         job.stop.set()
 
