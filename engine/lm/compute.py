@@ -5,7 +5,9 @@ threads (torch.get_num_threads(): one per core). Passes from several sessions at
 so four questions on two cores put eight spinning compute threads on two cores, each team waiting at every
 barrier for members the OS has parked. Taking turns keeps one team on the cores, which is what a session
 alone gets; the sessions' other work (linking, SPARQL, enumerating candidates) still runs beside it.
-Measured in BENCHMARKS.md (python -m bench.load_memory --alone, with and without turns).
+Seen: four Python threads multiplying torch matrices at once made 11 OS threads on 2 cores (one OpenMP team of
+2 per calling thread). Not yet timed on the app: `python -m bench.load_memory --sessions 8` with and without
+--no-turns compares the answers a minute, and `python -m bench.load` gives the issue's figures.
 
 Held around whole passes (a scoring batch with its vocabulary head, a prefix, a beam-search step, an
 embedding batch), never while waiting on anything else, so it cannot deadlock with the LLM's cache lock.
