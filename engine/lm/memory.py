@@ -8,7 +8,7 @@ process' RSS climbs with every answer although the bytes in use stay flat: `pyth
 (SmolLM2-135M, 8 sessions, 12 answers, 2 shared cores) saw RSS go from 1,370 to 2,302 MiB while glibc's bytes
 in use stayed between 399 and 514 MiB and the freed-but-kept bytes rose from 175 to 998 MiB; Python objects
 traced by tracemalloc grew by under 2 MiB. `malloc_trim(0)` hands the free pages of every arena back (it
-madvises the middle of a heap too, not only its top); called after each answer it kept RSS between 1,185 and
+madvises the middle of a heap too, not only its top); called after each answer it kept RSS between 1,195 and
 1,446 MiB over the same run; a call took 89 ms median (a run with MALLOC_ARENA_MAX=2, same load). Where the C library has no
 `malloc_trim` (not glibc) this does nothing.
 """
