@@ -6,6 +6,9 @@ Both tables are data: `program_cases.tsv` (program and its expected answers) and
 
 from __future__ import annotations
 
+import gc
+import sys
+import threading
 import time
 
 import pytest
@@ -15,6 +18,7 @@ from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import ProgramError, parse
 from engine.programs.to_sparql import string, to_sparql
 from kg_adapters.base import RDFS_LABEL
+from kg_adapters.oxigraph_store import _PastDeadline
 from tests.conftest import answers_text, read_table
 
 
@@ -177,3 +181,27 @@ def test_abandoned_queries_cannot_pile_up(films: KnowledgeGraph) -> None:
     with pytest.raises(QueryTimeout, match="still busy"):
         films.store.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", timeout_s=0.05)
     assert films.store.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", timeout_s=60).rows  # waits, then runs
+
+
+def test_a_query_stopped_at_its_deadline_drops_its_results_on_its_own_thread(films) -> None:
+    """pyoxigraph's result objects may be dropped only on the thread that made them; an error's traceback
+    carries the reading frame to the caller's thread (as `select` hands it on)."""
+    store, caught, errors = films.store, [], []
+
+    def work():
+        try:
+            store._select("SELECT ?s ?p ?o WHERE { ?s ?p ?o }", time.monotonic() - 1)
+        except _PastDeadline as err:
+            errors.append(err)
+
+    hook, sys.unraisablehook = sys.unraisablehook, caught.append
+    try:
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join()
+        assert len(errors) == 1
+        errors.clear()  # the error, its traceback and the frame it holds go here, on this thread
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert [str(c.exc_value) for c in caught] == []
