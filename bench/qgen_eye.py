@@ -1,0 +1,140 @@
+"""The by-eye sample of the questions a benchmark corpus holds (issue 27 §2.8): 40 per dev KG.
+
+    python -m bench.qgen_eye draw [--kgs worldcup ...] [--n 40] [--seed 27] [--cache-root DIR] [--tag T]
+    python -m bench.qgen_eye count [--kgs ...] [--tag T]
+
+`draw` reads the corpus `python -m bench.kgs` answers with (the bootstrapped `<kg>-b<budget>-s<seed>` under
+its cache root, the shipped `assets/geography-corpus` for geography-demo), draws n records with
+random.Random(seed) and writes `bench/qgen_eye_<kg>.md`: the program, its English reading (what the prompt
+showed the model) and the question, with empty columns G (grammatical English, y/n) and F (asks what the
+program asks, y/n) for a person to fill. Unlike bench.qgen_sample it writes no question: it measures the
+questions the benchmark is scored with. `count` reads the filled tables: a record passes when both are y.
+Drawing again overwrites the judgments, so it refuses a table that has any unless --force.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections import Counter
+import re
+from pathlib import Path
+
+from bench.kgs import DEFAULT_CACHE_ROOT, SPECS
+from engine.bootstrap.corpus import Corpus, CorpusRecord
+from engine.config import ScoutConfig
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import parse
+from engine.programs.verbalize import verbalize
+
+HERE = Path(__file__).parent
+SHIPPED = HERE.parent / "assets" / "geography-corpus"
+DEV_KGS = tuple(name for name, spec in SPECS.items() if spec.default)
+ROW = re.compile(r"^\| (\d+) \|.*\| ([yn]?) \| ([yn]?) \| ([^|]*) \|$")
+
+
+def corpus_folder(kg: str, cache_root: Path, budget: int, seed: int) -> Path:
+    spec = SPECS[kg]
+    if not spec.bootstrapped:
+        return SHIPPED
+    return cache_root / f"{spec.corpus_of or spec.name}-b{budget}-s{seed}"
+
+
+def table_path(kg: str, tag: str = "") -> Path:
+    return HERE / f"qgen_eye_{kg}{'_' + tag if tag else ''}.md"
+
+
+def draw(records: list[CorpusRecord], n: int, seed: int) -> list[CorpusRecord]:
+    """n records in corpus order, drawn with random.Random(seed) among those the bootstrap wrote."""
+    explored = [r for r in records if r.source == "explored"]
+    chosen = sorted(random.Random(seed).sample(range(len(explored)), min(n, len(explored))))
+    return [explored[i] for i in chosen]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def write_table(kg: str, folder: Path, sample: list[CorpusRecord], readings: list[str], command: str,
+                path: Path) -> None:
+    manifest = Corpus(folder).manifest()
+    lines = [
+        f"# By-eye sample of generated questions: {kg}",
+        "",
+        f"{len(sample)} records drawn from `{folder.name}` ({manifest.counts.get('records')} records; model "
+        f"{manifest.model}, {manifest.parameters.get('qgen_beams')} beams, least-to-most context "
+        f"{manifest.parameters.get('qgen_context', -1)}). Command: `{command}`.",
+        "G: grammatical English (y/n). F: asks what the program asks, nothing more or less (y/n). Judged by eye; "
+        "the note names what went wrong.",
+        "",
+        "| # | program | reading shown to the model | question | G | F | note |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for i, (record, reading) in enumerate(zip(sample, readings), 1):
+        lines.append(f"| {i} | `{_cell(record.program)}` | {_cell(reading)} | {_cell(record.question)} |  |  |  |")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# What went wrong, by the start of a row's note (the judge writes these words first); anything else is "wording".
+FAILURES = ("step dropped", "no verb", "label read", "roles or direction", "garbled", "reading wrong")
+
+
+def judged(path: Path) -> list[tuple[str, str]]:
+    """(G, F) per table row; blank where not judged yet."""
+    return [(g, f) for g, f, _ in rows(path)]
+
+
+def rows(path: Path) -> list[tuple[str, str, str]]:
+    return [(m.group(2), m.group(3), m.group(4).strip()) for line in path.read_text(encoding="utf-8").splitlines()
+            if (m := ROW.match(line))]
+
+
+def failure_kinds(path: Path) -> Counter:
+    """Failed rows by the kind their note starts with."""
+    return Counter(next((k for k in FAILURES if note.startswith(k)), "wording") for g, f, note in rows(path)
+                   if not g == f == "y")
+
+
+def count_line(kg: str, path: Path) -> str:
+    marks = judged(path)
+    g = sum(a == "y" for a, _ in marks)
+    f = sum(b == "y" for _, b in marks)
+    both = sum(a == b == "y" for a, b in marks)
+    blank = sum(not a or not b for a, b in marks)
+    kinds = ", ".join(f"{kind} {n}" for kind, n in failure_kinds(path).most_common())
+    return (f"{kg}: {both}/{len(marks)} grammatical and faithful (grammatical {g}, faithful {f})"
+            + (f"; {blank} not judged yet" if blank else f"; failed: {kinds}"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("action", choices=("draw", "count"))
+    parser.add_argument("--kgs", nargs="+", default=list(DEV_KGS), choices=sorted(SPECS))
+    parser.add_argument("--n", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=27, help="of the draw")
+    parser.add_argument("--cache-root", type=Path, default=DEFAULT_CACHE_ROOT)
+    parser.add_argument("--budget", type=int, default=ScoutConfig().budget, help="of the corpora (bench.kgs)")
+    parser.add_argument("--corpus-seed", type=int, default=0, help="of the corpora (bench.kgs --seed)")
+    parser.add_argument("--tag", default="", help="suffix of the table's name, for a corpus other than bench.kgs'")
+    parser.add_argument("--force", action="store_true", help="overwrite a table that holds judgments")
+    args = parser.parse_args()
+    for kg in args.kgs:
+        path = table_path(kg, args.tag)
+        if args.action == "count":
+            print(count_line(kg, path))
+            continue
+        if path.exists() and any(a or b for a, b in judged(path)) and not args.force:
+            raise SystemExit(f"{path} holds judgments; --force overwrites them")
+        folder = corpus_folder(kg, args.cache_root, args.budget, args.corpus_seed)
+        sample = draw(Corpus(folder).records(), args.n, args.seed)
+        kg_obj = KnowledgeGraph.open(SPECS[kg].kg, ScoutConfig())
+        readings = [verbalize(parse(r.program), kg_obj.schema) for r in sample]
+        command = (f"python -m bench.qgen_eye draw --kgs {kg} --n {args.n} --seed {args.seed}"
+                   + (f" --cache-root {args.cache_root}" if args.cache_root != DEFAULT_CACHE_ROOT else "")
+                   + (f" --tag {args.tag}" if args.tag else ""))
+        write_table(kg, folder, sample, readings, command, path)
+        print(f"wrote {path} ({len(sample)} of {len(Corpus(folder).records())} records)")
+
+
+if __name__ == "__main__":
+    main()
