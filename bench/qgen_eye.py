@@ -34,10 +34,13 @@ ROW = re.compile(r"^\| (\d+) \|.*\| ([yn]?) \| ([yn]?) \| ([^|]*) \|$")
 
 
 def corpus_folder(kg: str, cache_root: Path, budget: int, seed: int) -> Path:
+    """bench.kgs' corpus; a bootstrapped one of that name under another --cache-root wins over the shipped one
+    (a fresh corpus of geography-demo, to compare two ways of writing questions)."""
     spec = SPECS[kg]
-    if not spec.bootstrapped:
+    folder = cache_root / f"{spec.corpus_of or spec.name}-b{budget}-s{seed}"
+    if not spec.bootstrapped and not (cache_root != DEFAULT_CACHE_ROOT and folder.is_dir()):
         return SHIPPED
-    return cache_root / f"{spec.corpus_of or spec.name}-b{budget}-s{seed}"
+    return folder
 
 
 def table_path(kg: str, tag: str = "") -> Path:
@@ -130,7 +133,7 @@ def main() -> None:
         kg_obj = KnowledgeGraph.open(SPECS[kg].kg, ScoutConfig())
         readings = [verbalize(parse(r.program), kg_obj.schema) for r in sample]
         command = (f"python -m bench.qgen_eye draw --kgs {kg} --n {args.n} --seed {args.seed}"
-                   + (f" --cache-root {args.cache_root}" if args.cache_root != DEFAULT_CACHE_ROOT else "")
+                   + (f" --cache-root {args.cache_root} --budget {args.budget}" if args.cache_root != DEFAULT_CACHE_ROOT else "")
                    + (f" --tag {args.tag}" if args.tag else ""))
         write_table(kg, folder, sample, readings, command, path)
         print(f"wrote {path} ({len(sample)} of {len(Corpus(folder).records())} records)")
