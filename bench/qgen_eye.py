@@ -1,14 +1,14 @@
 """The by-eye sample of the questions a benchmark corpus holds (issue 27 §2.8): 40 per dev KG.
 
     python -m bench.qgen_eye draw [--kgs worldcup ...] [--n 40] [--seed 27] [--cache-root DIR] [--tag T]
-    python -m bench.qgen_eye count [--kgs ...] [--tag T]
+    python -m bench.qgen_eye count [--kgs ...] [--tag T] [--report]
 
 `draw` reads the corpus `python -m bench.kgs` answers with (the bootstrapped `<kg>-b<budget>-s<seed>` under
 its cache root, the shipped `assets/geography-corpus` for geography-demo), draws n records with
 random.Random(seed) and writes `bench/qgen_eye_<kg>.md`: the program, its English reading (what the prompt
 showed the model) and the question, with empty columns G (grammatical English, y/n) and F (asks what the
 program asks, y/n) for a person to fill. Unlike bench.qgen_sample it writes no question: it measures the
-questions the benchmark is scored with. `count` reads the filled tables: a record passes when both are y.
+questions the benchmark is scored with. `count` reads the filled tables: a record passes when both are y (--report: a BENCHMARKS.md section).
 Drawing again overwrites the judgments, so it refuses a table that has any unless --force.
 """
 
@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from bench.kgs import DEFAULT_CACHE_ROOT, SPECS
+from bench.report import append_section
 from engine.bootstrap.corpus import Corpus, CorpusRecord
 from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
@@ -98,6 +99,23 @@ def failure_kinds(path: Path) -> Counter:
                    if not g == f == "y")
 
 
+def report(kgs: list[str], tag: str) -> None:
+    """One BENCHMARKS.md section: a row per KG's filled table."""
+    rows = []
+    for kg in kgs:
+        path = table_path(kg, tag)
+        marks = judged(path)
+        source = re.search(r"drawn from `([^`]+)`", path.read_text(encoding="utf-8"))
+        kinds = ", ".join(f"{kind} {n}" for kind, n in failure_kinds(path).most_common())
+        rows.append((kg, f"`{source.group(1) if source else '?'}`",
+                     f"**{sum(a == b == 'y' for a, b in marks)}** / {len(marks)}",
+                     str(sum(a == "y" for a, _ in marks)), str(sum(b == "y" for _, b in marks)), kinds))
+    append_section(f"By-eye sample of generated questions{' (' + tag + ')' if tag else ''}", rows,
+                   "Tables: `bench/qgen_eye_<kg>.md`, one row per record with the judge's note. Goal (issue 27): "
+                   "at least 34 of 40 grammatical and faithful per dev KG.",
+                   header=("KG", "corpus", "grammatical and faithful", "grammatical", "faithful", "failed, by kind"))
+
+
 def count_line(kg: str, path: Path) -> str:
     marks = judged(path)
     g = sum(a == "y" for a, _ in marks)
@@ -120,7 +138,10 @@ def main() -> None:
     parser.add_argument("--corpus-seed", type=int, default=0, help="of the corpora (bench.kgs --seed)")
     parser.add_argument("--tag", default="", help="suffix of the table's name, for a corpus other than bench.kgs'")
     parser.add_argument("--force", action="store_true", help="overwrite a table that holds judgments")
+    parser.add_argument("--report", action="store_true", help="count: also append a section to BENCHMARKS.md")
     args = parser.parse_args()
+    if args.action == "count" and args.report:
+        report(args.kgs, args.tag)
     for kg in args.kgs:
         path = table_path(kg, args.tag)
         if args.action == "count":
