@@ -2,6 +2,8 @@
 
     python -m bench.qgen_eye draw [--kgs worldcup ...] [--n 40] [--seed 27] [--cache-root DIR] [--tag T]
     python -m bench.qgen_eye count [--kgs ...] [--tag T] [--report]
+    python -m bench.qgen_eye rewrite --tag T [--kgs ...]      # the same records' questions written again, here
+    python -m bench.qgen_eye trip --tag T [--kgs ...] [--trip 16]
 
 `draw` reads the corpus `python -m bench.kgs` answers with (the bootstrapped `<kg>-b<budget>-s<seed>` under
 its cache root, the shipped `assets/geography-corpus` for geography-demo), draws n records with
@@ -10,14 +12,23 @@ showed the model) and the question, with empty columns G (grammatical English, y
 program asks, y/n) for a person to fill. Unlike bench.qgen_sample it writes no question: it measures the
 questions the benchmark is scored with. `count` reads the filled tables: a record passes when both are y (--report: a BENCHMARKS.md section).
 Drawing again overwrites the judgments, so it refuses a table that has any unless --force.
+
+`rewrite` writes the drawn records' questions again with this checkout's question generator (the app's settings:
+beams, least-to-most context, batches) into `bench/qgen_eye_<kg>_<tag>.md`, and carries a judgment over from the
+untagged table where the question is the same, so only changed questions need reading: a before/after on the same
+programs, with no corpus written. `trip` is the round trip (bench.roundtrip) of the first --trip drawn records:
+the reasoner, steered by the rest of the corpus, answers each question of the tagged table (or the corpus' own
+without --tag); a copy of the corpus under /tmp holds the rewritten questions.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from collections import Counter
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from bench.kgs import DEFAULT_CACHE_ROOT, SPECS
@@ -31,6 +42,7 @@ from engine.programs.verbalize import verbalize
 HERE = Path(__file__).parent
 SHIPPED = HERE.parent / "assets" / "geography-corpus"
 DEV_KGS = tuple(name for name, spec in SPECS.items() if spec.default)
+WORK = Path("/tmp/kgscout-qgen-eye")  # rewritten questions and the corpus copies a round trip reads
 ROW = re.compile(r"^\| (\d+) \|.*\| ([yn]?) \| ([yn]?) \| ([^|]*) \|$")
 
 
@@ -127,9 +139,66 @@ def count_line(kg: str, path: Path) -> str:
             + (f"; {blank} not judged yet" if blank else f"; failed: {kinds}"))
 
 
+def rewrite(kg: str, folder: Path, sample: list[CorpusRecord], readings: list[str], tag: str, seed: int) -> list[str]:
+    """The sample's questions written again here; judgments carried over from the untagged table where the same."""
+    from engine.bootstrap.qgen import QuestionGenerator
+    from engine.lm.llm import LLM
+
+    config = ScoutConfig()
+    kg_obj = KnowledgeGraph.open(SPECS[kg].kg, config)
+    llm = LLM.load(config.model, cache_dir=str(Path(config.cache_dir) / "models"))
+    generator = QuestionGenerator(llm, kg_obj.schema, beams=config.qgen_beams, context=config.qgen_context)
+    questions: list[str] = []
+    for i in range(0, len(sample), config.qgen_batch):
+        batch = sample[i : i + config.qgen_batch]
+        questions += [g.question for g in generator.generate_batch([(r.program, list(r.subprograms)) for r in batch])]
+    judged_rows = rows(table_path(kg))
+    judged_sample = draw(Corpus(folder).records(), len(judged_rows), seed)  # the untagged table's records
+    before = {r.program: (r.question, judgment) for r, judgment in zip(judged_sample, judged_rows)}
+    path = table_path(kg, tag)
+    rewritten = [replace(r, question=q) for r, q in zip(sample, questions)]
+    write_table(kg, folder, rewritten, readings, f"python -m bench.qgen_eye rewrite --kgs {kg} --tag {tag}", path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = {int(m.group(1)): i for i, line in enumerate(lines) if (m := ROW.match(line))}
+    for n, record in enumerate(rewritten, 1):
+        old, (g, f, note) = before.get(record.program, ("", ("", "", "")))
+        if old == record.question and g:
+            lines[at[n]] = lines[at[n]][: -len("|  |  |  |")] + f"| {g} | {f} | {note} |"
+    lines[2] += (f" Questions written again by this checkout (model {config.model}, {config.qgen_beams} beams, context "
+                 f"{config.qgen_context}); a judgment is carried over from `{table_path(kg).name}` where the question "
+                 "is the same.")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written = WORK / f"{kg}-{tag}.json"
+    written.parent.mkdir(parents=True, exist_ok=True)
+    written.write_text(json.dumps({r.program: r.question for r in rewritten}, indent=1), encoding="utf-8")
+    return questions
+
+
+def trip(kg: str, folder: Path, sample: list[CorpusRecord], tag: str, n: int) -> str:
+    """Round trip of the first n drawn records, their questions from the tagged table (the corpus' without tag)."""
+    import shutil
+
+    from bench.roundtrip import round_trip
+    from engine.scout import Scout
+
+    questions = json.loads((WORK / f"{kg}-{tag}.json").read_text(encoding="utf-8")) if tag else {}
+    copy = WORK / f"{kg}-{tag or 'corpus'}"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(folder, copy)
+    records = [replace(r, question=questions.get(r.program, r.question)) for r in Corpus(copy).records()]
+    (copy / "records.jsonl").unlink()
+    corpus = Corpus(copy)
+    for record in records:
+        corpus.append(record)
+    scout = Scout(ScoutConfig())
+    result = round_trip(scout.open(SPECS[kg].kg, copy), n, held=[r.program for r in sample[:n]])
+    return f"{kg} {tag or 'corpus'}: {result.summary()}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("action", choices=("draw", "count"))
+    parser.add_argument("action", choices=("draw", "count", "rewrite", "trip"))
+    parser.add_argument("--trip", type=int, default=16, help="trip: how many drawn records to answer")
     parser.add_argument("--kgs", nargs="+", default=list(DEV_KGS), choices=sorted(SPECS))
     parser.add_argument("--n", type=int, default=40)
     parser.add_argument("--seed", type=int, default=27, help="of the draw")
@@ -146,6 +215,19 @@ def main() -> None:
         path = table_path(kg, args.tag)
         if args.action == "count":
             print(count_line(kg, path))
+            continue
+        if args.action in ("rewrite", "trip"):
+            folder = corpus_folder(kg, args.cache_root, args.budget, args.corpus_seed)
+            sample = draw(Corpus(folder).records(), args.n, args.seed)
+            if args.action == "trip":
+                print(trip(kg, folder, sample, args.tag, args.trip), flush=True)
+                continue
+            if not args.tag:
+                raise SystemExit("rewrite needs --tag: the untagged table holds the corpus' own questions")
+            kg_obj = KnowledgeGraph.open(SPECS[kg].kg, ScoutConfig())
+            readings = [verbalize(parse(r.program), kg_obj.schema) for r in sample]
+            rewrite(kg, folder, sample, readings, args.tag, args.seed)
+            print(count_line(kg, table_path(kg, args.tag)), flush=True)
             continue
         if path.exists() and any(a or b for a, b in judged(path)) and not args.force:
             raise SystemExit(f"{path} holds judgments; --force overwrites them")
