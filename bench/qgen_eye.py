@@ -157,7 +157,7 @@ def rewrite(kg: str, folder: Path, sample: list[CorpusRecord], readings: list[st
     before = {r.program: (r.question, judgment) for r, judgment in zip(judged_sample, judged_rows)}
     path = table_path(kg, tag)
     rewritten = [replace(r, question=q) for r, q in zip(sample, questions)]
-    write_table(kg, folder, rewritten, readings, f"python -m bench.qgen_eye rewrite --kgs {kg} --tag {tag}", path)
+    write_table(kg, folder, rewritten, readings, f"python -m bench.qgen_eye rewrite --kgs {kg} --tag {tag}" + (f" --first {len(sample)}" if len(sample) < 40 else ""), path)
     lines = path.read_text(encoding="utf-8").splitlines()
     at = {int(m.group(1)): i for i, line in enumerate(lines) if (m := ROW.match(line))}
     for n, record in enumerate(rewritten, 1):
@@ -199,6 +199,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("action", choices=("draw", "count", "rewrite", "trip"))
     parser.add_argument("--trip", type=int, default=16, help="trip: how many drawn records to answer")
+    parser.add_argument("--first", type=int, default=None, help="rewrite: only the first N drawn records")
     parser.add_argument("--kgs", nargs="+", default=list(DEV_KGS), choices=sorted(SPECS))
     parser.add_argument("--n", type=int, default=40)
     parser.add_argument("--seed", type=int, default=27, help="of the draw")
@@ -224,6 +225,7 @@ def main() -> None:
                 continue
             if not args.tag:
                 raise SystemExit("rewrite needs --tag: the untagged table holds the corpus' own questions")
+            sample = sample[: args.first]
             kg_obj = KnowledgeGraph.open(SPECS[kg].kg, ScoutConfig())
             readings = [verbalize(parse(r.program), kg_obj.schema) for r in sample]
             rewrite(kg, folder, sample, readings, args.tag, args.seed)
