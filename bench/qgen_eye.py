@@ -123,8 +123,8 @@ def report(kgs: list[str], tag: str) -> None:
                      f"**{sum(a == b == 'y' for a, b in marks)}** / {len(marks)}",
                      str(sum(a == "y" for a, _ in marks)), str(sum(b == "y" for _, b in marks)), kinds))
     append_section(f"By-eye sample of generated questions{' (' + tag + ')' if tag else ''}", rows,
-                   "Tables: `bench/qgen_eye_<kg>.md`, one row per record with the judge's note. Goal (issue 27): "
-                   "at least 34 of 40 grammatical and faithful per dev KG.",
+                   f"Tables: `bench/qgen_eye_<kg>{'_' + tag if tag else ''}.md`, one row per record with the judge's "
+                   "note. Goal (issue 27): at least 34 of 40 grammatical and faithful per dev KG.",
                    header=("KG", "corpus", "grammatical and faithful", "grammatical", "faithful", "failed, by kind"))
 
 
