@@ -41,3 +41,14 @@ def test_a_filled_table_is_counted_with_its_failure_kinds(tmp_path: Path, monkey
     assert qgen_eye.judged(path) == [("y", "y"), ("y", "n"), ("n", "y")]
     assert qgen_eye.failure_kinds(path) == {"step dropped": 1, "no verb": 1}
     assert qgen_eye.count_line("films", path).startswith("films: 1/3 grammatical and faithful (grammatical 2, faithful 2)")
+
+
+def test_the_round_trip_holds_out_the_drawn_records_when_told() -> None:
+    from bench.roundtrip import held_out
+
+    records = [_record(i) for i in range(12)] + [_record(50, source="user")]
+    drawn = qgen_eye.draw(records, 4, 27)
+    test, rest = held_out(records, 99, 0, held=[r.program for r in drawn] + [records[-1].program])
+    assert test == drawn  # the user's record is never held out
+    assert len(rest) == len(records) - 4 and records[-1] in rest
+    assert len(held_out(records, 3, 0)[0]) == 3  # without `held`: a seeded draw, as before
