@@ -257,6 +257,9 @@ class Row:
     corpus: str  # the corpus folder's name: rows of another corpus are never resumed
     timings: dict[str, float] = field(default_factory=dict)  # the reasoner's stages, to see where latency goes
     failure: str | None = None
+    # each finalist's scores (engine.answer.reasoner.Alternative less its texts), so that a change to how the
+    # re-rank weighs them can be replayed on recorded rows without answering again
+    alternative_scores: tuple[dict, ...] = ()
 
     def evidence(self) -> Evidence:
         return Evidence(self.f1, self.program, self.alternatives, self.alternative_f1, self.searched,
@@ -292,6 +295,8 @@ def gather(executor, q: BenchQuestion, result: QuestionResult, predicted: tuple[
     return {
         "alternatives": alternatives,
         "alternative_f1": tuple(alt_f1),
+        "alternative_scores": tuple({k: v for k, v in asdict(a).items() if k not in ("program", "reading")}
+                                    for a in result.alternatives),
         "linked_labels": tuple(dict.fromkeys(c.label for m in result.linked for c in m.candidates)),
         "searched": result.steps > 0,
         "gold_matches_prediction": gold is not None and answer_set(gold) == answer_set(predicted),
@@ -312,7 +317,8 @@ def answer_row(reasoner, executor, q: BenchQuestion, corpus: str) -> Row:
 
 
 def row_from_json(data: dict) -> Row:
-    for name in ("gold", "predicted", "alternatives", "alternative_f1", "linked_labels"):
+    for name in ("gold", "predicted", "alternatives", "alternative_f1", "linked_labels", "alternative_scores"):
+        data.setdefault(name, ())
         data[name] = tuple(data[name])
     return Row(**data).classified()  # reclassified: the rules may have changed since the row was written
 

@@ -15,7 +15,9 @@ that a repeated question is reasoned again, not read back in a millisecond). Eve
    reference. The server's RSS is sampled every 5 s.
 
 Reported: errors, programs that differ, p50/p95 latency and answers a minute against the session alone,
-RSS over time and its growth. Questions are our own (tests/fixtures/ops_questions/geography.jsonl).
+RSS over time and its growth, over the whole load and from --warmup-s on (by then the bootstrap session's KG is
+open and its first batch of beams allocated, and every session has answered; a least-squares trend over that
+stretch tells a climb from a plateau's bumps, a batch of beams being a few hundred MB up and down). Questions are our own (tests/fixtures/ops_questions/geography.jsonl).
 """
 
 from __future__ import annotations
@@ -176,6 +178,16 @@ def sample_rss(pid: int, stop: threading.Event, out: list[tuple[float, float]], 
         stop.wait(every_s)
 
 
+def _slope(points: list[tuple[float, float]]) -> float:
+    """Least-squares MiB per minute through (seconds, MiB): a leak climbs, a plateau's bumps cancel out."""
+    if len(points) < 2:
+        return 0.0
+    ts, ms = [t / 60 for t, _ in points], [m for _, m in points]
+    mt, mm = statistics.fmean(ts), statistics.fmean(ms)
+    spread = sum((t - mt) ** 2 for t in ts)
+    return sum((t - mt) * (m - mm) for t, m in zip(ts, ms)) / spread if spread else 0.0
+
+
 def _pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
@@ -190,7 +202,9 @@ def report(args, base: Run, load: Run, rss: list[tuple[float, float]], boot_note
     l50, l95 = (statistics.median(l_lat), _pct(l_lat, 95)) if l_lat else (float("nan"),) * 2
     ratio = load.per_minute() / base.per_minute() if base.per_minute() else float("nan")
     first, peak, last = rss[0][1], max(m for _, m in rss), rss[-1][1]
-    over_time = ", ".join(f"{t / 60:.1f} min {m:,.0f}" for t, m in rss[:: max(1, len(rss) // 8)])
+    over_time = ", ".join(f"{t / 60:.1f} min {m:,.0f}" for t, m in rss[:: max(1, len(rss) // 10)])
+    warm = [(t, m) for t, m in rss if t >= args.warmup_s] or rss[-1:]
+    slope = _slope(warm)
     for a in differ[:5]:
         print(f"  differs: {a.question!r}: {a.program} (alone: {reference[a.question]})")
     for a in errors[:5]:
@@ -206,6 +220,9 @@ def report(args, base: Run, load: Run, rss: list[tuple[float, float]], boot_note
          f"{load.per_minute():.1f} ({ratio:.2f}x; {len(ok)} in {load.seconds:.0f} s)", "≥ 1.00x"),
         ("app RSS: start / peak / end of the load (MiB)",
          f"{first:,.0f} / {peak:,.0f} / {last:,.0f} ({100 * (last - first) / first:+.1f}%)", "growth ≤ 10%"),
+        (f"app RSS after the warm-up (from {args.warmup_s / 60:g} min): first / lowest / highest / end (MiB)",
+         f"{warm[0][1]:,.0f} / {min(m for _, m in warm):,.0f} / {max(m for _, m in warm):,.0f} / {warm[-1][1]:,.0f} "
+         f"({100 * (warm[-1][1] - warm[0][1]) / warm[0][1]:+.1f}%); trend {slope:+.1f} MiB a minute", "growth ≤ 10%"),
         ("app RSS over time (MiB)", over_time, ""),
         ("bootstrap beside the load", boot_note, "running throughout"),
     ]
@@ -217,11 +234,14 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--questions", type=int, default=20, help="questions in the list (and the alone run)")
     parser.add_argument("--budget", type=int, default=150, help="programs the bootstrap session explores")
+    parser.add_argument("--warmup-s", type=float, default=60.0,
+                        help="RSS is also compared from this far into the load: the bootstrap session's KG opened "
+                             "and its first batch begun, every session answered once")
     parser.add_argument("--port", type=int, default=7873)
     parser.add_argument("--quick", action="store_true", help="2 sessions for 1 minute, 6 questions")
     args = parser.parse_args()
     if args.quick:
-        args.sessions, args.minutes, args.questions = 2, 1.0, 6
+        args.sessions, args.minutes, args.questions, args.warmup_s = 2, 1.0, 6, 20.0
     asked = questions(args.questions)
     url = f"http://127.0.0.1:{args.port}/"
     with tempfile.TemporaryDirectory(prefix="kgscout-load-") as scratch:

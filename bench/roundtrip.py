@@ -57,16 +57,21 @@ class RoundTrip:
                 f"({len(self.rows)} held-out questions, median {self.median_s:.1f} s each)")
 
 
-def held_out(records: Sequence[CorpusRecord], n: int, seed: int) -> tuple[list[CorpusRecord], list[CorpusRecord]]:
-    """(held out, the rest): n explored records drawn with random.Random(seed); user records stay in the rest."""
+def held_out(records: Sequence[CorpusRecord], n: int, seed: int,
+             held: Sequence[str] | None = None) -> tuple[list[CorpusRecord], list[CorpusRecord]]:
+    """(held out, the rest): n explored records drawn with random.Random(seed), or those of the programs `held`
+    (bench.qgen_eye's drawn records); user records stay in the rest."""
     explored = [i for i, r in enumerate(records) if r.source == "explored"]
-    chosen = set(random.Random(seed).sample(explored, min(n, len(explored))))
+    if held is not None:
+        chosen = {i for i in explored if records[i].program in set(held)}
+    else:
+        chosen = set(random.Random(seed).sample(explored, min(n, len(explored))))
     return [records[i] for i in sorted(chosen)], [r for i, r in enumerate(records) if i not in chosen]
 
 
-def round_trip(session: KGSession, n: int, seed: int = 0) -> RoundTrip:
-    """Answer n held-out corpus questions with a reasoner built on the rest of the corpus."""
-    test, rest = held_out(session.corpus.records(), n, seed)
+def round_trip(session: KGSession, n: int, seed: int = 0, held: Sequence[str] | None = None) -> RoundTrip:
+    """Answer n held-out corpus questions (or those of the programs `held`) with a reasoner built on the rest."""
+    test, rest = held_out(session.corpus.records(), n, seed, held)
     scout = session.scout
     reasoner = Reasoner(session.kg, rest, scout.llm(), scout.embedder(), session.label_index(), scout.config,
                         memoize=False)

@@ -36,6 +36,7 @@ from engine.programs.verbalize import verbalize
 from engine.programs.walk import Walk, program_walk
 
 from .config import ScoutConfig
+from .lm.memory import release_freed_memory
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 DEFAULT_CORPUS = ASSETS / "geography-corpus"
@@ -241,7 +242,10 @@ class KGSession:
             index = self.label_index()
             names_an_entity = lambda text: bool(index.link(text).entity_mentions())  # noqa: E731
             question = followup.rewrite(question, previous, names_an_entity, index.class_words) or question
-        return self.reasoner().answer(question, on_progress=on_progress)
+        result = self.reasoner().answer(question, on_progress=on_progress)
+        if not result.cached:  # reasoning freed tensors that malloc would keep (engine.lm.memory)
+            release_freed_memory()
+        return result
 
     @staticmethod
     def turn(result) -> followup.Turn:

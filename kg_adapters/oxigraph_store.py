@@ -175,6 +175,7 @@ class OxigraphStore:
         names = tuple(v.value for v in solutions.variables)
         rows: list[tuple[Term | None, ...]] = []
         truncated = False
+        solution = None
         try:
             for solution in solutions:
                 if len(rows) >= self.max_rows:
@@ -185,6 +186,11 @@ class OxigraphStore:
                 rows.append(tuple(_term(solution[i]) for i in range(len(names))))
         except (OSError, ValueError) as err:
             raise QueryError(f"query failed: {err}") from err
+        finally:
+            # pyoxigraph's result objects may be dropped only on the thread that made them, and an error's
+            # traceback would carry this frame, with them, to the caller's thread ("PyQuerySolutions is
+            # unsendable, but is being dropped on another thread", seen under chat load)
+            solutions = solution = None
         return Bindings(names, tuple(rows), truncated, (time.perf_counter() - start) * 1000)
 
     def scan(self) -> Iterator[tuple[str | None, str, str, int, str | None]]:

@@ -32,9 +32,12 @@ def test_the_load_report_counts_errors_differences_and_the_throughput_ratio() ->
     base = Run([Asked(0, "q1", "(A)", 1.0), Asked(0, "q2", "(B)", 3.0)], seconds=4.0)  # 30 a minute
     load = Run([Asked(1, "q1", "(A)", 2.0), Asked(2, "q2", "(C)", 4.0), Asked(1, "q1", "", 9.0, "**Error:**"),
                 Asked(2, "q1", "(A)", 6.0)], seconds=6.0)  # 3 answered in 6 s: 30 a minute
-    rows = {r[0]: r[1] for r in report(Namespace(sessions=2), base, load, [(0, 100.0), (5, 120.0), (10, 105.0)],
-                                       "still running")}
+    rss = [(0, 100.0), (5, 120.0), (10, 105.0), (70, 110.0), (130, 108.0), (190, 112.0)]
+    rows = {r[0]: r[1] for r in report(Namespace(sessions=2, warmup_s=60), base, load, rss, "still running")}
     assert rows["errors"] == "1 of 6 answers"
     assert rows["answers whose program differs from the session alone"] == "1 of 3"
     assert rows["2 sessions: answers a minute (vs alone)"].startswith("30.0 (1.00x")
-    assert rows["app RSS: start / peak / end of the load (MiB)"] == "100 / 120 / 105 (+5.0%)"
+    assert rows["app RSS: start / peak / end of the load (MiB)"] == "100 / 120 / 112 (+12.0%)"
+    # from the first sample at or past the warm-up: 110, 108, 112 at 70, 130, 190 s; +1 MiB a minute
+    assert rows["app RSS after the warm-up (from 1 min): first / lowest / highest / end (MiB)"] == \
+        "110 / 108 / 112 / 112 (+1.8%); trend +1.0 MiB a minute"

@@ -14,11 +14,13 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 
 import pytest
 import torch
 
 from engine.lm import models
+from engine.lm.compute import Turns
 from engine.lm.llm import LLM, Beam, LLMConfig
 from engine.lm.models import (
     ModelIntegrityError,
@@ -121,33 +123,84 @@ def test_shared_across_threads(tiny32):
     assert sum(r == expected for r in results) == 2
 
 
-def test_scoring_runs_while_a_beam_search_is_mid_pass(tiny32):
-    """A bootstrap's beam search in one session must not hold up a chat question in another.
+def test_a_question_is_scored_between_the_passes_of_a_beam_search(tiny32):
+    """A bootstrap's beam search in one session holds up a chat question in another for one pass at most.
 
-    The search is paused inside its first decoding pass until the question has been scored. If the
-    search held anything the scorer needs (a lock around its forward passes), score() would wait for
-    it, and the search would still be paused when score() returned."""
+    Forward passes take turns (engine.lm.compute), and the search queues again for each decoding step, so a
+    question asked while the search runs is scored before the search ends, not after it."""
     llm = LLM(tiny32.model, tiny32.tokenizer, LLMConfig())
-    in_pass, scored = threading.Event(), threading.Event()
+    in_search, steps = threading.Event(), []
     forward = llm._forward  # used by decoding steps only; scoring runs the decoder through _hidden
 
-    def paused_forward(*args, **kwargs):
-        in_pass.set()
-        scored.wait(timeout=30)
+    def slow_forward(*args, **kwargs):
+        in_search.set()
+        time.sleep(0.2)
+        steps.append(time.monotonic())
         return forward(*args, **kwargs)
 
-    llm._forward = paused_forward
+    llm._forward = slow_forward
     out: dict = {}
-    search = threading.Thread(target=lambda: out.update(beams=llm.beam_search(PREFIX, [" (JOIN"], num_beams=2, max_new_tokens=3)))
+    search = threading.Thread(target=lambda: out.update(beams=llm.beam_search(
+        PREFIX, [" (JOIN"], num_beams=2, max_new_tokens=12, stop_at_newline=False)))
     search.start()
-    assert in_pass.wait(timeout=60)
+    assert in_search.wait(timeout=60)
     got = llm.score(PREFIX, CONTINUATIONS)
-    search_still_paused = "beams" not in out
-    scored.set()
+    scored_at = time.monotonic()
     search.join()
-    assert search_still_paused
+    assert any(step > scored_at for step in steps), "the question waited for the whole search"
     assert got == pytest.approx(tiny32.score_plain(PREFIX, CONTINUATIONS), abs=1e-3)
     assert out["beams"] and all(isinstance(b, Beam) for b in out["beams"][0])
+
+
+def test_the_passes_of_concurrent_sessions_never_overlap(tiny32):
+    """Four sessions scoring at once: one forward pass at a time, each on all of torch's threads."""
+    llm = LLM(tiny32.model, tiny32.tokenizer, LLMConfig())
+    hidden, running, overlap, lock = llm._hidden, [0], [], threading.Lock()
+
+    def counted(*args, **kwargs):
+        with lock:
+            running[0] += 1
+            overlap.append(running[0])
+        time.sleep(0.01)
+        try:
+            return hidden(*args, **kwargs)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    llm._hidden = counted
+    threads = [threading.Thread(target=llm.score, args=(f"{PREFIX} {i}", CONTINUATIONS)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(overlap) >= 8 and max(overlap) == 1
+
+
+def test_passes_take_turns_first_come_first_served():
+    """One pass at a time, in the order they asked: threading.Lock would let a releasing thread barge."""
+    turns, order, running, overlap = Turns(), [], [0], []
+
+    def run_pass(i: int) -> None:
+        with turns:
+            running[0] += 1
+            overlap.append(running[0])
+            order.append(i)
+            time.sleep(0.01)
+            running[0] -= 1
+
+    with turns:  # held while five passes queue behind it, one after the other
+        threads = []
+        for i in range(5):
+            threads.append(threading.Thread(target=run_pass, args=(i,)))
+            threads[-1].start()
+            while turns.waiting < i + 2:
+                time.sleep(0.001)
+    for t in threads:
+        t.join()
+    assert order == [0, 1, 2, 3, 4]
+    assert max(overlap) == 1
+    assert turns.waiting == 0
 
 
 def test_empty_continuation_is_an_error(tiny):

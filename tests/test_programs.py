@@ -6,6 +6,9 @@ Both tables are data: `program_cases.tsv` (program and its expected answers) and
 
 from __future__ import annotations
 
+import gc
+import sys
+import threading
 import time
 
 import pytest
@@ -15,6 +18,7 @@ from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import ProgramError, parse
 from engine.programs.to_sparql import string, to_sparql
 from kg_adapters.base import RDFS_LABEL
+from kg_adapters.oxigraph_store import _PastDeadline
 from tests.conftest import answers_text, read_table
 
 
@@ -87,6 +91,36 @@ def test_a_walk_keeps_out_what_it_came_from_unless_over_a_self_loop(small_kg, pr
     assert answers_text(kg.executor.execute(program)) == expected
 
 
+# A family of one class, Person: a walk over two different relations between persons may come home, and so may one
+# straight back over a relation the KG names both ways (`daughter` holds `father` reversed: a mirror), not one with
+# a single name (`mother`).
+FAMILY = """@prefix : <http://example.org/family/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Person a rdfs:Class ; rdfs:label "person" .
+:daughter rdfs:label "daughter" ; rdfs:domain :Person ; rdfs:range :Person .
+:father rdfs:label "father" ; rdfs:domain :Person ; rdfs:range :Person .
+:mother rdfs:label "mother" ; rdfs:domain :Person ; rdfs:range :Person .
+:friend rdfs:label "friend" ; rdfs:domain :Person ; rdfs:range :Person .
+:tom a :Person ; rdfs:label "Tom" ; :daughter :ann , :eve ; :mother :mary ; :friend :ann .
+:ann a :Person ; rdfs:label "Ann" ; :father :tom ; :mother :joy .
+:eve a :Person ; rdfs:label "Eve" ; :father :tom ; :mother :joy .
+:mary a :Person ; rdfs:label "Mary" .
+:joy a :Person ; rdfs:label "Joy" .
+"""
+
+
+@pytest.mark.parametrize("program, expected", [
+    ('(JOIN (R father) (JOIN (R daughter) "Tom"))', "Tom"),  # Tom's daughters' father: back over a mirror
+    ('(JOIN (R mother) (JOIN (R father) (JOIN (R daughter) "Tom")))', "Mary"),  # and on from there
+    ('(JOIN (R father) (JOIN (R friend) "Tom"))', "Tom"),  # his friend's father: home by another relation
+    ('(JOIN mother (JOIN (R mother) "Ann"))', "Eve"),  # her mother's children: one name, straight back
+    ('(COUNT (JOIN (R father) (JOIN (R daughter) "Tom")))', "count 1"),
+])
+def test_a_walk_over_two_relations_of_one_class_may_come_home(small_kg, program: str, expected: str) -> None:
+    kg = small_kg("family.ttl", FAMILY)
+    assert answers_text(kg.executor.execute(program)) == expected
+
+
 def test_answers_carry_iris_and_labels(films: KnowledgeGraph) -> None:
     (answer,) = films.executor.execute('(JOIN (R directed_by) "Alien")').answers
     assert answer.label == "Ridley Scott" and answer.iri.endswith("/Ridley%20Scott")
@@ -147,3 +181,27 @@ def test_abandoned_queries_cannot_pile_up(films: KnowledgeGraph) -> None:
     with pytest.raises(QueryTimeout, match="still busy"):
         films.store.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", timeout_s=0.05)
     assert films.store.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", timeout_s=60).rows  # waits, then runs
+
+
+def test_a_query_stopped_at_its_deadline_drops_its_results_on_its_own_thread(films) -> None:
+    """pyoxigraph's result objects may be dropped only on the thread that made them; an error's traceback
+    carries the reading frame to the caller's thread (as `select` hands it on)."""
+    store, caught, errors = films.store, [], []
+
+    def work():
+        try:
+            store._select("SELECT ?s ?p ?o WHERE { ?s ?p ?o }", time.monotonic() - 1)
+        except _PastDeadline as err:
+            errors.append(err)
+
+    hook, sys.unraisablehook = sys.unraisablehook, caught.append
+    try:
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join()
+        assert len(errors) == 1
+        errors.clear()  # the error, its traceback and the frame it holds go here, on this thread
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert [str(c.exc_value) for c in caught] == []

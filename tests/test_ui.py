@@ -27,7 +27,7 @@ from engine.scout import Scout
 from kg_adapters.base import LoadError
 from ui import render, schema_picture
 from ui.handlers import Handlers
-from ui.state import Hub
+from ui.state import KEPT_MESSAGES, Hub
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FILMS = str(FIXTURES / "tiny_films.psv")
@@ -262,6 +262,29 @@ def test_run_program_renders_answers_sparql_and_csv(handlers, state):
     path = Path(download["value"])
     assert download["interactive"] is True and path.name == "the-director-of-the-thing-with-directed-by-Alien.csv"
     assert list(csv.reader(path.open()))[1] == ["Ridley Scott", "http://kgscout.local/entity/Ridley%20Scott"]
+
+
+def test_a_long_session_keeps_its_greeting_and_latest_messages(handlers, state):
+    """The chat history is bounded: it lives in server memory per browser session and is sent whole at every
+    tick of a streamed answer."""
+    greeting = state.history[0]
+    state.history = [greeting] + [{"role": "assistant", "content": f"old {i}"} for i in range(KEPT_MESSAGES + 50)]
+    history, _, _, state = handlers.run_program('(JOIN (R directed_by) "Alien")', state)
+    assert history[0] == greeting and state.history == history
+    assert KEPT_MESSAGES <= len(history) <= KEPT_MESSAGES + 3
+    assert history[1]["content"] == "old 51"  # the oldest went first: 350 old, the latest 299 kept
+    assert "Ridley Scott" in text_of(history[-2:])
+
+
+def test_a_session_keeps_one_csv_on_disk(handlers, state):
+    """Each answer's CSV replaces the session's last one (Gradio serves its own copy), so the CSV folder does
+    not grow with every answer for as long as the app runs."""
+    _, first, _, state = handlers.run_program('(JOIN (R directed_by) "Alien")', state)
+    _, second, _, state = handlers.run_program('(JOIN (R starred_actors) "Alien")', state)
+    assert not Path(first["value"]).exists() and Path(second["value"]).is_file()
+    assert [p.name for p in handlers.csv_dir.iterdir()] == [Path(second["value"]).parent.name]
+    handlers.clear_chat(state)
+    assert list(handlers.csv_dir.iterdir()) == [] and state.csv_path is None
 
 
 def test_events_before_the_page_loaded_get_a_fresh_state(handlers):

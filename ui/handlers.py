@@ -13,6 +13,7 @@ import html
 import logging
 import queue
 import re
+import shutil
 import tempfile
 import threading
 import time
@@ -74,12 +75,22 @@ class Handlers:
         if len(slug) > 60:  # cut at a word's end
             slug = slug[:61].rsplit("-", 1)[0]
         slug = slug or "answers"
+        self._drop_csv(state)
         folder = self.csv_dir / uuid.uuid4().hex[:12]
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{slug}.csv"
         path.write_text(render.answers_csv(answers, count), encoding="utf-8")
         state.csv_path = str(path)
         return str(path)
+
+    def _drop_csv(self, state: SessionState) -> None:
+        """A session's earlier CSV goes when it gets a new one: the download button offers only the latest, which
+        Gradio has copied into its own cache (swept by delete_cache), so the CSV folder holds one file per
+        session instead of one per answer for as long as the app runs."""
+        old = Path(state.csv_path) if state.csv_path else None
+        if old is not None and old.parent.parent == self.csv_dir:
+            shutil.rmtree(old.parent, ignore_errors=True)
+        state.csv_path = None
 
     @staticmethod
     def _lead(session, program: str | None, answers, count) -> str:
@@ -156,7 +167,7 @@ class Handlers:
             yield (state.history, gr.update(), gr.update(), gr.update(), "Type a question first.", state)
             return
         session = self._session(state)
-        history = list(state.history) + [{"role": "user", "content": render.md_escape(question)}]
+        history = state.recent_history() + [{"role": "user", "content": render.md_escape(question)}]
         events: queue.Queue = queue.Queue()
         cold = getattr(session, "_reasoner", None) is None
 
@@ -223,7 +234,7 @@ class Handlers:
         if program and (answers or count is not None):
             download = gr.update(value=self._write_csv(state, question, answers, count), interactive=True)
         else:
-            state.csv_path = None
+            self._drop_csv(state)
         # no program: an empty box, so "mark correct" never pairs this question with an older program
         yield (history, gr.update(), render.pretty_program(program), download, "", state)
 
@@ -234,7 +245,7 @@ class Handlers:
         if not text:
             return (state.history, gr.update(), "Write a program first, e.g. `(JOIN (R capital) \"France\")`.", state)
         session = self._session(state)
-        history = list(state.history) + [
+        history = state.recent_history() + [
             {"role": "user", "content": "Run this program:\n\n" + render.fence(text, "lisp")}
         ]
         try:
@@ -337,7 +348,8 @@ class Handlers:
         """Returns (chatbot, program box, download button, status, state)."""
         state = self._ensure(state)
         state.history = self.greeting(state)
-        state.last_question = state.last_program = state.last_kg = state.csv_path = None
+        self._drop_csv(state)
+        state.last_question = state.last_program = state.last_kg = None
         state.last_turn = state.answered_program = None
         return (state.history, "", gr.update(value=None, interactive=False), "", state)
 

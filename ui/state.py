@@ -29,6 +29,11 @@ log = logging.getLogger(__name__)
 TOUCH_EVERY_S = 60.0  # how often a used store's LAST_USED marker is refreshed
 SWEEP_EVERY_S = 600.0  # how often idle stores are looked for (more often when the idle time is short)
 BROWSER_TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16)
+# Chat messages a session keeps (its greeting and the latest 300: 100 questions with answer and details). The
+# history lives in server memory for every browser session Gradio keeps (up to 10,000) and goes to the browser
+# whole at each tick of a streamed answer. A program's answer with its picture and details is 3-5 KiB on the
+# geography KG (its question and a question's alternatives add more), so a session keeps about a megabyte at most.
+KEPT_MESSAGES = 300
 
 
 @dataclass
@@ -49,6 +54,13 @@ class SessionState:
     @property
     def disk_used(self) -> int:
         return sum(self.uploads.values())
+
+    def recent_history(self) -> list[dict]:
+        """The history a new turn is added to: the greeting and the latest messages, KEPT_MESSAGES in all, so a
+        long session's state stays bounded."""
+        if len(self.history) <= KEPT_MESSAGES:
+            return list(self.history)
+        return self.history[:1] + self.history[-(KEPT_MESSAGES - 1):]
 
 
 @dataclass

@@ -191,7 +191,13 @@ class Ranker:
             # films released after moneyball" had one such finalist, an AND over the years of his films, which
             # won unopposed while (AND (JOIN starred_actors "Brad Pitt") (gt ...)) scored better in the pool
             fullest = sorted(fitting, key=lambda c: (-len(c.anchors), best_order(c)))  # on the most names first
-            return finalists + (fullest[:1] if asks_operator(question) else [])
+            extra = fullest[:1] if asks_operator(question) else []
+            # and the shortest fitting reading, where every fitting finalist walks further: a lone contender
+            # wins unscored ("which department is X in" went four hops, (JOIN (R works_in) X) never re-ranked)
+            shortest = min((len(relations(c.program)) for c in finalists if id(c) in fits), default=0)
+            shorter = [c for c in fitting if c not in extra and len(relations(c.program)) < shortest]
+            shorter.sort(key=lambda c: (len(relations(c.program)), best_order(c)))
+            return finalists + extra + shorter[:1]
         return finalists + fitting[: self.config.beam]
 
     @staticmethod
@@ -243,15 +249,18 @@ class Ranker:
                          for i in contenders]
                 for i, score in zip(contenders, self.llm.score_targets(prompt, pairs)):
                     inverse[i] = float(score)
-        ranked = [(cand, self._alternative(question, cand, inv, fits))
+        # with no exemplars (a KG without a corpus yet) the forward score, the 0.5B model's guess at a language it
+        # has seen no example of, rises with a program's length; the English inverse score decides alone
+        alpha = self.config.ic_alpha if exemplars else 0.0
+        ranked = [(cand, self._alternative(question, cand, inv, fits, alpha))
                   for cand, inv, fits in zip(finalists, inverse, asked)]
         # where some finalist answers with the asked class, those come first; the scores order the rest (the
         # unscored ones, all outside the asked class, keep the best set's order)
         ranked.sort(key=lambda ca: (not ca[1].asked_class, -(ca[1].final or 0.0), best_order(ca[0])))
         return ranked
 
-    def _alternative(self, question: Question, cand: ProgramCandidate, inv: float | None, fits: bool) -> Alternative:
-        alpha = self.config.ic_alpha
+    def _alternative(self, question: Question, cand: ProgramCandidate, inv: float | None, fits: bool,
+                     alpha: float) -> Alternative:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)

@@ -56,9 +56,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history).
-# 36: WordNet's nouns of persons name classes of people, "first"/"last" rank; 37: "how many <class>" fits a COUNT
-# of that class alone, adjectives of dimension spell their relation, a ranking reads the things' own value.
-REASONER_VERSION = 37
+# 38: the shortest fitting reading meets the re-rank when all fitting finalists walk further; 39: without exemplars
+# the re-rank leaves the forward score out.
+REASONER_VERSION = 39
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

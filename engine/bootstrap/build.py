@@ -16,6 +16,7 @@ from typing import Callable
 from kg_adapters.base import StoreFault
 
 from engine.config import ScoutConfig
+from engine.lm.memory import release_freed_memory
 from engine.programs.kg import KnowledgeGraph
 
 from .corpus import Corpus, CorpusError, CorpusRecord, Manifest
@@ -167,6 +168,7 @@ def bootstrap(
         generated = generator.generate_batch([(p.program, list(p.subprograms)) for p in batch])
         for explored, question in zip(batch, generated):
             corpus.append(_record(explored, question))
+        release_freed_memory()  # a batch's beams held hundreds of MB that malloc would keep (engine.lm.memory)
         done = already + i + len(batch)
         report(progress("questions"))
     report(progress("done"))

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import compute
+
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 
 # Registered names -> (PyPI distribution, folder inside it).
@@ -82,13 +84,14 @@ class Embedder:
 
     # ------------------------------------------------------------ encoding
     def _encode_raw(self, texts: list[str]) -> np.ndarray:
-        vectors = self._model.encode(
-            texts,
-            batch_size=self.batch_size,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
+        with compute.turn():  # engine.lm.compute: a pass beside the LLM's would split the cores between them
+            vectors = self._model.encode(
+                texts,
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
         return np.asarray(vectors, dtype=np.float32)
 
     def encode(self, texts: list[str]) -> np.ndarray:

@@ -15,6 +15,8 @@ from typing import Callable, Iterable
 
 import torch
 
+from . import compute
+
 
 @dataclass(frozen=True)
 class Beam:
@@ -77,17 +79,18 @@ class BeamGeneration:
             for b, r in enumerate(rows):
                 ids[b, : len(r)] = torch.tensor(r)
                 mask[b, P : P + len(r)] = 1
-            cache = copy.deepcopy(prefix_cache)
-            cache.batch_repeat_interleave(B)
-            hidden = self._hidden(
-                ids,
-                attention_mask=mask.to(self.device),
-                position_ids=torch.arange(P, P + S).expand(B, S).to(self.device),
-                past_key_values=cache,
-                use_cache=True,
-            ).last_hidden_state  # (B, S, H); the vocabulary head runs only at each row's last token
-            last_hidden = hidden[torch.arange(B), (lengths - 1).to(self.device)]  # (B, H)
-            last = self._head(last_hidden).float().log_softmax(-1).cpu()  # (B, V)
+            with compute.turn():
+                cache = copy.deepcopy(prefix_cache)
+                cache.batch_repeat_interleave(B)
+                hidden = self._hidden(
+                    ids,
+                    attention_mask=mask.to(self.device),
+                    position_ids=torch.arange(P, P + S).expand(B, S).to(self.device),
+                    past_key_values=cache,
+                    use_cache=True,
+                ).last_hidden_state  # (B, S, H); the vocabulary head runs only at each row's last token
+                last_hidden = hidden[torch.arange(B), (lengths - 1).to(self.device)]  # (B, H)
+                last = self._head(last_hidden).float().log_softmax(-1).cpu()  # (B, V)
             V = last.shape[-1]
             # start K beams per row from the K best first tokens
             total, first = last.topk(K, dim=-1)  # (B, K)
@@ -117,14 +120,15 @@ class BeamGeneration:
                 A = len(rows)
                 mask = torch.cat([mask, torch.ones((A * K, 1), dtype=torch.long)], dim=1)  # (A*K, T+1)
                 decoded += A * K
-                step_logits = self._forward(
-                    tokens[:, -1:],
-                    attention_mask=mask.to(self.device),
-                    position_ids=positions[:, None].to(self.device),
-                    past_key_values=cache,
-                    use_cache=True,
-                ).logits[:, -1]  # (A*K, V)
-                logp = step_logits.float().log_softmax(-1).cpu()  # (A*K, V)
+                with compute.turn():
+                    step_logits = self._forward(
+                        tokens[:, -1:],
+                        attention_mask=mask.to(self.device),
+                        position_ids=positions[:, None].to(self.device),
+                        past_key_values=cache,
+                        use_cache=True,
+                    ).logits[:, -1]  # (A*K, V)
+                    logp = step_logits.float().log_softmax(-1).cpu()  # (A*K, V)
                 scores = (total[:, None] + logp).reshape(A, K * V)  # (A, K*V)
                 best, flat = scores.topk(K, dim=-1)  # (A, K)
                 source = (flat // V) + torch.arange(A)[:, None] * K  # (A, K) which beam each came from

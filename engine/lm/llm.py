@@ -13,9 +13,10 @@ continuation, and the two paths see exactly the same ids at the same positions. 
 from tokenising prefix + continuation as one string at the seam; put the separating space at the start of
 the continuation (" Paris"), where BPE vocabularies expect it.
 
-One LLM is shared by all sessions of the app. Only its caches (the prefix LRU, the kept heads) sit behind a
-lock; forward passes run outside it, on private copies of a cached prefix, so a bootstrap's long beam search
-in one session never holds up a chat question in another: they share the CPU, nothing more.
+One LLM is shared by all sessions of the app. Its caches (the prefix LRU, the kept heads) sit behind a lock;
+forward passes run on private copies of a cached prefix and take turns, first come first served, with every
+other model pass in the process (engine.lm.compute), so each runs on all of torch's threads and a bootstrap's
+long beam search in one session holds up a chat question in another for one pass at most.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Sequence
 
 import torch
 
+from . import compute
 from .clock import StageClock
 from .generate import Beam, BeamGeneration
 from .models import DEFAULT_MODEL, load_model
@@ -163,6 +165,10 @@ class LLM(BeamGeneration):
 
     def _encode_state(self, prefix: str, head: str | None) -> tuple:
         """Run the prefix (from a kept head's KV cache where given) and keep what scoring needs."""
+        with compute.turn():
+            return self._run_prefix(prefix, head)
+
+    def _run_prefix(self, prefix: str, head: str | None) -> tuple:
         if head is None:
             ids = torch.tensor([self.encode_prefix(prefix)])  # (1, P)
             out = self._hidden(ids, use_cache=True)
@@ -209,15 +215,16 @@ class LLM(BeamGeneration):
                 batch, batch_starts = conts[i : i + self.config.max_batch], starts[i : i + self.config.max_batch]
                 ids = torch.tensor([[t for c in batch for t in c]])  # (1, N)
                 positions = torch.tensor([[P + t for c in batch for t in range(len(c))]])  # (1, N)
-                cache = copy.deepcopy(prefix_cache)  # the forward pass appends to it; keep the LRU's intact
-                hidden = self._hidden(
-                    ids,
-                    attention_mask=self._packed_mask(P, batch),
-                    position_ids=positions.to(self.device),
-                    past_key_values=cache,
-                    use_cache=True,
-                ).last_hidden_state[0]  # (N, H)
-                scores += self._target_logprobs(hidden, next_logp, batch, batch_starts)
+                with compute.turn():
+                    cache = copy.deepcopy(prefix_cache)  # the forward pass appends to it; keep the LRU's intact
+                    hidden = self._hidden(
+                        ids,
+                        attention_mask=self._packed_mask(P, batch),
+                        position_ids=positions.to(self.device),
+                        past_key_values=cache,
+                        use_cache=True,
+                    ).last_hidden_state[0]  # (N, H)
+                    scores += self._target_logprobs(hidden, next_logp, batch, batch_starts)
                 self.clock.add("score", 0.0, ids.shape[1])  # positions only: the caller times its own stage
         return scores
 
@@ -263,7 +270,7 @@ class LLM(BeamGeneration):
 
     def score_plain(self, prefix: str, continuations: list[str]) -> list[float]:
         """Reference for `score`: each prefix + continuation in its own forward pass, no cache, no padding."""
-        with torch.inference_mode():
+        with torch.inference_mode(), compute.turn():
             prefix_ids = self.encode_prefix(prefix)
             P = len(prefix_ids)
             scores = []

@@ -50,6 +50,7 @@ from .sexpr import (
     entities,
     members,
 )
+from .home import comes_home
 from .terms import iri, keyword, string
 from .validate import class_info, relation_info
 
@@ -152,7 +153,9 @@ def _join(node: Join, var: str, ctx: _Context) -> Patterns:
         return _path(node.relation, var, target, ctx)
     inner = ctx.var()
     patterns = _patterns(node.arg, inner, ctx)  # first: it records where `inner` was walked from
-    patterns += _not_own(inner, ctx, {_term(e, ctx) for e in entities(node.arg)}) + _path(node.relation, var, inner, ctx)
+    if not comes_home(node.arg, ctx.schema):
+        patterns += _not_own(inner, ctx, {_term(e, ctx) for e in entities(node.arg)})
+    patterns += _path(node.relation, var, inner, ctx)
     ctx.walked(var, inner)
     if isinstance(node.arg, Superlative):
         return [_distinct(patterns, var, ctx)]  # see _superlative
@@ -327,7 +330,9 @@ def _members(node: Node, ctx: _Context, *more: str, indent: str = "  ") -> str:
     """Lines that bind the answer variable to the set's members, less the program's own entities, then `more`.
     A pattern repeated (an entity excluded by its comparison and as the program's own) is written once."""
     answer = f"?{ANSWER_VAR}"
-    patterns = dict.fromkeys(_patterns(node, answer, ctx) + _not_own(answer, ctx) + list(more))
+    patterns = _patterns(node, answer, ctx)  # first: it records where the answers were walked from
+    own = [] if comes_home(node, ctx.schema) else _not_own(answer, ctx)
+    patterns = dict.fromkeys(patterns + own + list(more))
     return "\n".join(indent + p for p in patterns)
 
 

@@ -1,0 +1,39 @@
+"""engine.lm.memory: the heap pages a finished answer freed go back to the OS."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+
+import psutil
+import pytest
+
+from engine.lm.memory import release_freed_memory
+
+MIB = 1 << 20
+
+
+def _libc():
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    if not hasattr(libc, "malloc_trim"):
+        pytest.skip("the C library is not glibc: nothing to hand back")
+    libc.malloc.argtypes, libc.malloc.restype = [ctypes.c_size_t], ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    return libc
+
+
+def test_freed_heap_memory_goes_back_to_the_os():
+    """As torch's freed tensors do: blocks under the (risen) mmap threshold, freed below one still in use,
+    stay in the process' RSS until they are released."""
+    libc, process = _libc(), psutil.Process()
+    libc.free(libc.malloc(16 * MIB))  # freeing a 16 MB mmapped block raises the mmap threshold past 1 MB
+    blocks = [libc.malloc(MIB) for _ in range(200)]
+    for block in blocks:
+        ctypes.memset(block, 1, MIB)  # touched: resident
+    for block in blocks[:-1]:  # the last stays in use above them, so free() cannot shrink the heap
+        libc.free(block)
+    kept = process.memory_info().rss
+    assert release_freed_memory()
+    released = kept - process.memory_info().rss
+    libc.free(blocks[-1])
+    assert released > 150 * MIB
