@@ -1,6 +1,6 @@
 """How each cost grows with the graph: load, schema, labels, linking, exploration and `ask`, from 10^5 triples up.
 
-    python -m bench.scale [--quick] [--with-1e7] [--gzip] [--no-ask] [--no-write] [--endpoint]
+    python -m bench.scale [--quick] [--with-1e7] [--gzip] [--no-ask] [--no-write] [--endpoint] [--keep DIR [--remeasure]]
 
 Issue 28: users bring graphs of millions of triples, and nothing had measured how any cost grows. For each size a
 seeded synthetic KG (bench.scale_kg: typed entities, power-law degree, 34 relations, numbers and dates, shared
@@ -17,18 +17,21 @@ labels) is written as N-Triples and measured in a fresh subprocess, so that peak
   and the tests' small model (SmolLM2-135M) unless `--model` names another; the lexicon is off (one LLM prompt
   per relation, a once-per-KG cost measured elsewhere).
 
-With `--endpoint` each size is also bulk-loaded into a private Virtuoso and linked through it, per question, with
-its text index and without (bench/scale_endpoint.py); a second table.
+With `--endpoint` each size is also bulk-loaded into a private Virtuoso, linked through it per question, with its
+text index and without, and asked the same questions (bench/scale_endpoint.py); a second table.
 
 The table gives each cost per size, the growth exponent between sizes (the slope on log-log axes: 1 is linear)
-and an extrapolation to 10^8 and 10^9 triples along the last exponent, stated as such.
+and an extrapolation to 10^8 and 10^9 triples along the last exponent, stated as such (bench/scale_table.py); its
+notes say when each size was measured and the machine's load average then. `--keep DIR` keeps each size's results,
+file and caches, so that a long run resumes and `--remeasure` can measure linking, exploration and `ask` again over
+a kept size without loading it, inducing its schema and indexing its labels again (bench/scale_again.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
+import os
 import resource
 import shutil
 import statistics
@@ -39,14 +42,15 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bench import scale_kg
+from bench import scale_kg, scale_table
+from bench.scale_table import markdown, size_name
 
 DEFAULT_SIZES = (100_000, 1_000_000)
 QUICK_SIZES = (10_000, 100_000)
 BIG_SIZE = 10_000_000
-EXTRAPOLATE_TO = (100_000_000, 1_000_000_000)
 MOVIEKG = Path(__file__).resolve().parents[2] / "shared" / "data" / "moviekg" / "kb.txt"
 LINK_QUESTIONS = 50
+ASK_QUESTIONS = 8  # one cold, seven warm: the median of three (the first runs) moved with one slow question
 ENDPOINT_RESULTS: list = []  # --endpoint: one per size, in the driving process
 TEMPLATES = ("who directed {}?", "what is {} known for", "when was {} released?", "where is {}?",
              "how many films did {} star in?")
@@ -74,6 +78,8 @@ class SizeResult:
     ask_cached_s: float | None = None
     peak_rss_mb: float = 0.0
     labels_open_ms: float | None = None
+    measured_at: str | None = None  # when, and the 1-minute load average before and after (was the machine shared?)
+    remeasured_at: str | None = None  # --remeasure: when linking, exploration and `ask` were measured again
 
 
 # Which costs the table shows: (field, what, unit).
@@ -105,15 +111,20 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def stamp(load_before: float) -> str:
+    """When a measurement ended, and the 1-minute load average before it and now: above ~1.5 on these two cores,
+    another job shared the machine."""
+    return f"{time.strftime('%Y-%m-%d %H:%M')} (load {load_before:.1f} -> {os.getloadavg()[0]:.1f})"
+
+
 # ------------------------------------------------------------------ one size (run in its own process)
 def measure(path: Path, cache_dir: Path, ask: bool, model: str, explore_s: float, seed: int = 0) -> SizeResult:
     """Every cost of one file, in the order a user meets them; `cache_dir` starts empty."""
-    from engine.config import ScoutConfig
     from kg_adapters.oxigraph_store import OxigraphStore
     from kg_adapters.schema import InductionConfig, cached_schema
 
-    config = ScoutConfig(cache_dir=str(cache_dir), model=model, lexicon=False, max_upload_mb=1e6,
-                         max_triples=10 * BIG_SIZE, query_timeout_s=600.0)
+    loaded = os.getloadavg()[0]
+    config = scale_config(cache_dir, model)
     if ask:
         _share_models(cache_dir)
     started = time.perf_counter()
@@ -133,8 +144,16 @@ def measure(path: Path, cache_dir: Path, ask: bool, model: str, explore_s: float
         schema_s=schema_s, classes=len(schema.classes), relations=len(schema.relations), labels_s=labels[1],
         labels_disk_mb=labels[2], labels_rss_mb=labels[3], link_median_ms=link[0], link_p90_ms=link[1],
         explore_programs_per_s=rate, ask_cold_s=asked[0], ask_warm_s=asked[1], ask_cached_s=asked[2],
-        peak_rss_mb=peak_rss_mb(), labels_open_ms=labels[4],
+        peak_rss_mb=peak_rss_mb(), labels_open_ms=labels[4], measured_at=stamp(loaded),
     )
+
+
+def scale_config(cache_dir: Path, model: str):
+    """The settings of every size: no file too large, no query cut short, the lexicon off (see the docstring)."""
+    from engine.config import ScoutConfig
+
+    return ScoutConfig(cache_dir=str(cache_dir), model=model, lexicon=False, max_upload_mb=1e6,
+                       max_triples=10 * BIG_SIZE, query_timeout_s=600.0)
 
 
 def _share_models(cache_dir: Path) -> None:
@@ -207,11 +226,22 @@ def _ask(path: Path, config, cache_dir: Path, programs: list, seed: int):
     corpus = Corpus(cache_dir / "corpus")
     corpus.write_programs(programs[:20])
     session = Scout(config).open(str(path), corpus_dir=corpus.folder)
-    questions = link_questions(path, n=4, seed=seed + 1)
+    try:
+        return ask_times(session, ask_questions(path, seed))
+    finally:
+        session.close()
+
+
+def ask_questions(path: Path, seed: int) -> list[str]:
+    """The questions `ask` is timed on, in the embedded store and through the endpoint alike."""
+    return link_questions(path, n=ASK_QUESTIONS, seed=seed + 1)
+
+
+def ask_times(session, questions: list[str]) -> tuple[float, float, float]:
+    """(cold, warm median, cached median) seconds: the first question, the others, then all of them again."""
     cold = _timed_ask(session, questions[0])
     warm = [_timed_ask(session, q) for q in questions[1:]]
     cached = [_timed_ask(session, q) for q in questions]
-    session.close()
     return cold, statistics.median(warm), statistics.median(cached)
 
 
@@ -225,79 +255,43 @@ def _p90(values: list[float]) -> float:
     return sorted(values)[int(0.9 * (len(values) - 1))]
 
 
-# ------------------------------------------------------------------ the table
-def exponent(a: float | None, b: float | None, size_a: int, size_b: int) -> float | None:
-    """The slope of cost against size on log-log axes (1: linear, 0: flat); None where a cost is missing."""
-    if not a or not b or a <= 0 or b <= 0 or size_a == size_b:
-        return None
-    return math.log(b / a) / math.log(size_b / size_a)
-
-
-def extrapolate(value: float | None, slope: float | None, size: int, to: int) -> float | None:
-    if value is None or slope is None:
-        return None
-    return value * (to / size) ** slope
-
-
 def table(results: list, costs: tuple = COSTS) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    """(header, rows): one row per cost, one column per size, the exponent between each pair of sizes, and the
-    values the last exponent gives at 10^8 and 10^9."""
-    sizes = [r.triples for r in results]
-    header = ("cost", *[f"{_size(s)} triples" for s in sizes],
-              *[f"exponent {_size(a)}→{_size(b)}" for a, b in zip(sizes, sizes[1:])],
-              *[f"extrapolated to {_size(t)}" for t in EXTRAPOLATE_TO])
-    rows = []
-    for name, what, unit in costs:
-        values = [getattr(r, name) for r in results]
-        slopes = [exponent(a, b, sa, sb) for a, b, sa, sb in zip(values, values[1:], sizes, sizes[1:])]
-        last = slopes[-1] if slopes else None
-        guesses = [extrapolate(values[-1], last, sizes[-1], t) for t in EXTRAPOLATE_TO]
-        rows.append((what, *[_value(v, unit) for v in values], *[_slope(s) for s in slopes],
-                     *[_value(g, unit, guess=True) for g in guesses]))
-    return header, rows
-
-
-def _size(n: int) -> str:
-    exp = math.log10(n) if n > 0 else 0
-    return f"10^{round(exp)}" if abs(exp - round(exp)) < 0.05 else f"{n:,}"
-
-
-def _value(v: float | None, unit: str, guess: bool = False) -> str:
-    if v is None:
-        return "—"
-    text = f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
-    return f"~{text} {unit}" if guess else f"{text} {unit}"
-
-
-def _slope(s: float | None) -> str:
-    return "—" if s is None else f"{s:.2f}"
+    """The embedded store's table (bench.scale_table.table) unless other costs are named."""
+    return scale_table.table(results, costs)
 
 
 # ------------------------------------------------------------------ driving
 def run_size(triples: int, workdir: Path, args: argparse.Namespace, vocabulary: list[str] | None) -> SizeResult:
     """Generate the file, then measure it in a fresh Python so its peak RSS is its own. With --keep, a size whose
-    results that folder holds already is not measured again (a long run resumes), and new results go there."""
+    results that folder holds already is not measured again (a long run resumes), and new results go there with
+    the file and its caches; with --remeasure too, a kept size has what follows its label index measured again
+    (bench.scale_again), and its endpoint part in full."""
     kept = Path(args.keep) if args.keep else workdir
     kept.mkdir(parents=True, exist_ok=True)
     out, endpoint_out = kept / f"result-{triples}.json", kept / f"endpoint-{triples}.json"
-    if not out.is_file() or (args.endpoint and not endpoint_out.is_file()):
-        path = workdir / f"scale-{triples}.nt{'.gz' if args.gzip else ''}"
-        started = time.perf_counter()
-        made = scale_kg.generate(path, triples, seed=args.seed, vocabulary=vocabulary)
-        print(f"{_size(triples)}: {made.triples:,} triples, {made.entities:,} entities written in "
-              f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
-        cache = workdir / f"cache-{triples}"
-        command = [sys.executable, "-m", "bench.scale", "--measure", str(path), "--cache", str(cache),
-                   "--result", str(out), "--model", args.model, "--explore-s", str(args.explore_s),
-                   "--seed", str(args.seed), *(["--no-ask"] if args.no_ask else [])]
-        if not out.is_file():
-            subprocess.run(command, check=True)
-        if args.endpoint and not endpoint_out.is_file():
-            subprocess.run([sys.executable, "-m", "bench.scale", "--measure-endpoint", str(path), "--cache",
-                            str(cache), "--result", str(endpoint_out), "--seed", str(args.seed),
-                            "--virtuoso-buffers", str(args.virtuoso_buffers)], check=True)
-        path.unlink()
-        shutil.rmtree(cache, ignore_errors=True)
+    folder = kept if args.keep else workdir
+    path, cache = folder / f"scale-{triples}.nt{'.gz' if args.gzip else ''}", folder / f"cache-{triples}"
+    again = bool(args.remeasure and out.is_file() and not json.loads(out.read_text()).get("remeasured_at"))
+    if again and not (path.is_file() and cache.is_dir()):
+        raise SystemExit(f"--remeasure: {kept} holds no file and cache for {size_name(triples)}; measure it in full")
+    endpoint = args.endpoint and (again or not endpoint_out.is_file())
+    if not out.is_file() or again or endpoint:
+        if not path.is_file():
+            started = time.perf_counter()
+            made = scale_kg.generate(path, triples, seed=args.seed, vocabulary=vocabulary)
+            print(f"{size_name(triples)}: {made.triples:,} triples, {made.entities:,} entities written in "
+                  f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+        common = ["--cache", str(cache), "--model", args.model, "--seed", str(args.seed),
+                  *(["--no-ask"] if args.no_ask else [])]
+        if not out.is_file() or again:
+            subprocess.run([sys.executable, "-m", "bench.scale", "--again" if again else "--measure", str(path),
+                            "--result", str(out), "--explore-s", str(args.explore_s), *common], check=True)
+        if endpoint:
+            subprocess.run([sys.executable, "-m", "bench.scale", "--measure-endpoint", str(path), "--result",
+                            str(endpoint_out), "--virtuoso-buffers", str(args.virtuoso_buffers), *common], check=True)
+        if not args.keep:
+            path.unlink()
+            shutil.rmtree(cache, ignore_errors=True)
     if args.endpoint:
         from bench.scale_endpoint import EndpointResult
 
@@ -305,7 +299,7 @@ def run_size(triples: int, workdir: Path, args: argparse.Namespace, vocabulary: 
     return SizeResult(**json.loads(out.read_text()))
 
 
-def notes(args: argparse.Namespace, vocabulary: list[str] | None) -> str:
+def notes(args: argparse.Namespace, vocabulary: list[str] | None, results: list[SizeResult]) -> str:
     ask = "not measured (--no-ask)" if args.no_ask else (
         f"model {args.model}, lexicon off, corpus: the English readings of up to 20 explored programs")
     return "\n".join([
@@ -315,6 +309,10 @@ def notes(args: argparse.Namespace, vocabulary: list[str] | None) -> str:
         f"the store (engine.answer.label_db). Exploration: {args.explore_s:g} s of walks per size. `ask`: {ask}.",
         "Exponent: the log-log slope between two sizes (1 = linear). The last two columns are **extrapolations** "
         "along the last measured exponent, not measurements; they assume the same shape and one machine.",
+        "Measured (date, 1-minute load average before and after; the machine has 2 cores): " + "; ".join(
+            f"{size_name(r.triples)} {r.measured_at or 'not recorded'}"
+            + (f", linking, exploration and `ask` again {r.remeasured_at}" if r.remeasured_at else "")
+            for r in results) + ".",
     ])
 
 
@@ -324,6 +322,13 @@ def main(argv: list[str] | None = None) -> None:
         result = measure(Path(args.measure), Path(args.cache), not args.no_ask, args.model, args.explore_s, args.seed)
         Path(args.result).write_text(json.dumps(asdict(result)))
         return
+    if args.again:
+        from bench.scale_again import remeasure
+
+        result = remeasure(Path(args.again), Path(args.cache), Path(args.result), not args.no_ask, args.model,
+                           args.explore_s, args.seed)
+        Path(args.result).write_text(json.dumps(asdict(result)))
+        return
     if args.measure_endpoint:
         from bench import scale_endpoint
 
@@ -331,7 +336,8 @@ def main(argv: list[str] | None = None) -> None:
         work = Path(tempfile.mkdtemp(prefix="kgscout-virtuoso-", dir=Path(args.cache).parent))
         try:
             result = scale_endpoint.measure(path, Path(args.cache), work, link_questions(path, seed=args.seed),
-                                            args.virtuoso_buffers)
+                                            args.virtuoso_buffers,
+                                            None if args.no_ask else ask_questions(path, args.seed), args.model)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         Path(args.result).write_text(json.dumps(asdict(result)))
@@ -341,29 +347,24 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="kgscout-scale-") as tmp:
         results = [run_size(n, Path(tmp), args, vocabulary) for n in sizes]
     header, rows = table(results)
-    text = _markdown(header, rows)
+    text = markdown(header, rows)
     if not args.no_write:
         from bench.report import append_section
 
         text = append_section("Scale: cost against KG size (synthetic, embedded store)", rows,
-                              notes=notes(args, vocabulary), header=header)
+                              notes=notes(args, vocabulary, results), header=header)
     print(text)
     if ENDPOINT_RESULTS:
         from bench import scale_endpoint
 
         header, rows = table(ENDPOINT_RESULTS, scale_endpoint.COSTS)
-        text = _markdown(header, rows)
+        text = markdown(header, rows)
         if not args.no_write:
             from bench.report import append_section
 
-            text = append_section("Scale: linking through a SPARQL endpoint (synthetic, Virtuoso)", rows,
+            text = append_section("Scale: linking and `ask` through a SPARQL endpoint (synthetic, Virtuoso)", rows,
                                   notes=scale_endpoint.__doc__.split("\n\n", 1)[1].strip(), header=header)
         print(text)
-
-
-def _markdown(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -380,7 +381,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--endpoint", action="store_true",
                         help="also load each size into a private Virtuoso and measure linking through it")
     parser.add_argument("--virtuoso-buffers", type=int, default=250_000, help="Virtuoso's page cache, 8 KB pages")
-    parser.add_argument("--keep", help="a folder for each size's results: sizes it holds are not measured again")
+    parser.add_argument("--keep", help="a folder for each size's results, file and caches: sizes it holds are not "
+                        "measured again")
+    parser.add_argument("--remeasure", action="store_true", help="with --keep: measure linking, exploration and "
+                        "`ask` again over each kept size's store, schema and label index (and its endpoint part)")
+    parser.add_argument("--again", help=argparse.SUPPRESS)  # the child: this kept file, from its label index on
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child: measure this file
     parser.add_argument("--measure-endpoint", help=argparse.SUPPRESS)  # the child: this file through Virtuoso
     parser.add_argument("--cache", help=argparse.SUPPRESS)

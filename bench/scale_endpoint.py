@@ -10,12 +10,16 @@ Virtuoso on loopback (tests/virtuoso.py: its own database and ports, the Debian 
   timed as if first asked);
 * linking without it (`FILTER(CONTAINS(LCASE(STR(?l)), ...))`, what any SPARQL 1.1 endpoint answers), on the
   first `CONTAINS_QUESTIONS` questions;
-* how many label rows the largest label query returned: the proof that no step reads all labels. It is bounded
-  whatever the size, by `endpoint_labels_per_word` for a word's lookup and by the labels of 200 entities for the
-  lookup of the entities found, so its extrapolation means nothing.
+* `ask` through the endpoint: a session (engine.scout) over the endpoint's store, linking per question with its
+  text index (`endpoint_read_labels_max_triples` 0, so at every size, as past 2 million triples by default), the
+  same model, corpus and questions as the embedded store's `ask`: cold (the first question of the session: models
+  loaded, the reasoner built), warm (median of the other questions) and cached (median, the same questions again);
+* how many label rows the largest label query returned, over the linking and the `ask` above: the proof that no
+  step reads all labels. It is bounded whatever the size, by `endpoint_labels_per_word` for a word's lookup and by
+  the labels of 200 entities for the lookup of the entities found, so its extrapolation means nothing.
 
-The schema is the one induced over the embedded store from the same triples (inducing it again over HTTP is not
-what is measured here). `ask` through the endpoint is not measured.
+The schema is the one induced over the embedded store from the same triples, put in the endpoint's schema cache
+(inducing it again over HTTP is not what is measured here).
 """
 
 from __future__ import annotations
@@ -40,8 +44,11 @@ class EndpointResult:
     link_p90_ms: float
     contains_median_ms: float
     contains_p90_ms: float
-    label_rows_max: int  # the most label rows one query returned
+    label_rows_max: int  # the most label rows one query returned (linking and `ask`)
     label_queries: float  # label queries per question, mean
+    ask_cold_s: float | None = None  # None: not measured (--no-ask, or a result kept from before it was)
+    ask_warm_s: float | None = None
+    ask_cached_s: float | None = None
 
 
 COSTS = (
@@ -53,17 +60,23 @@ COSTS = (
     ("contains_p90_ms", "linking with `FILTER(CONTAINS(...))`, p90", "ms"),
     ("label_rows_max", "label rows the largest label query returned", "rows"),
     ("label_queries", "label queries per question (mean)", ""),
+    ("ask_cold_s", "`ask` through the endpoint, cold (fresh session)", "s"),
+    ("ask_warm_s", "`ask` through the endpoint, warm (median, other questions)", "s"),
+    ("ask_cached_s", "`ask` through the endpoint, cached (median, same questions)", "s"),
 )
 
 
 class _Counting:
-    """A store that counts the label queries it is sent and the rows they return."""
+    """A store that counts the label queries it is sent and the rows they return; the rest is the store's."""
 
     def __init__(self, store):
         self.store, self.info = store, store.info
         self.text_search = store.text_search
         self.queries = 0
         self.rows_max = 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
 
     def select(self, sparql: str, timeout_s: float | None = None):
         result = self.store.select(sparql, timeout_s)
@@ -73,7 +86,10 @@ class _Counting:
         return result
 
 
-def measure(path: Path, cache_dir: Path, workdir: Path, questions: list[str], buffers: int) -> EndpointResult:
+def measure(path: Path, cache_dir: Path, workdir: Path, questions: list[str], buffers: int,
+            ask_questions: list[str] | None = None, model: str = "smollm2-135m") -> EndpointResult:
+    """Every cost of one file behind Virtuoso; `ask_questions` None: no `ask`. The embedded child has run in
+    `cache_dir` before: its store, schema and corpus (`corpus/`) are used from there."""
     from engine.answer.remote_labels import RemoteLabelIndex
     from kg_adapters.oxigraph_store import OxigraphStore
     from kg_adapters.schema import InductionConfig, cached_schema
@@ -100,10 +116,36 @@ def measure(path: Path, cache_dir: Path, workdir: Path, questions: list[str], bu
         store.text_search = lambda: None  # as an endpoint without text search
         scanned = RemoteLabelIndex(store, schema, None, timeout_s=60.0)
         contains = _timed(scanned, store, questions[:CONTAINS_QUESTIONS])
+        store.text_search = store.store.text_search
+        asked = _ask(store, schema, cache_dir, ask_questions, model) if ask_questions else (None, None, None)
         return EndpointResult(triples, load_s, index_s, link[0], link[1], contains[0], contains[1], store.rows_max,
-                              link[2])
+                              link[2], *asked)
     finally:
         server.stop()
+
+
+def _ask(store: _Counting, schema, cache_dir: Path, questions: list[str], model: str):
+    """(cold, warm median, cached median) seconds of `ask` in a session over the endpoint, with the embedded
+    child's corpus (copied: a corpus belongs to one KG) and its schema (written where the endpoint's is looked
+    for, so it is not induced again)."""
+    from bench.scale import ask_times, scale_config
+    from engine.bootstrap.corpus import Corpus
+    from engine.programs.kg import KnowledgeGraph
+    from engine.scout import KGSession, Scout
+    from kg_adapters.schema import SCHEMA_VERSION, schema_file
+
+    config = scale_config(cache_dir, model).replace(endpoint_read_labels_max_triples=0)
+    cached = schema_file(cache_dir, store.info.fingerprint, f"v{SCHEMA_VERSION}")
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text(schema.to_json())
+    corpus = Corpus(cache_dir / "corpus-endpoint")
+    corpus.write_programs(Corpus(cache_dir / "corpus").programs())
+    kg = KnowledgeGraph.from_store(store, config)
+    session = KGSession(Scout(config), kg, corpus, name=store.info.location)
+    try:
+        return ask_times(session, questions)
+    finally:
+        session.close()
 
 
 def _timed(index, store: _Counting, questions: list[str]) -> tuple[float, float, float]:

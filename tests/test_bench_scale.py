@@ -79,3 +79,31 @@ def test_one_size_is_measured_end_to_end_without_models(tmp_path: Path) -> None:
     assert result.triples > 2_000 and result.classes >= 10 and result.relations >= 20
     assert result.load_s > 0 and result.labels_disk_mb > 0 and result.link_median_ms > 0
     assert result.ask_cold_s is None
+
+
+def test_a_kept_size_has_what_follows_its_label_index_measured_again(tmp_path: Path) -> None:
+    """--remeasure (bench.scale_again): over the store, schema and label index a first measurement kept, linking
+    and exploration are measured again, the load, schema and index build figures stay, and the rest of the
+    cache (here a stale execution cache) is removed first; a kept index this code would not open stops it."""
+    import dataclasses
+    import json
+
+    from bench import scale_again
+
+    path = scale_kg.generate(tmp_path / "kg.nt", 3_000, seed=1).path
+    cache, kept = tmp_path / "cache", tmp_path / "result.json"
+    first = scale.measure(path, cache, ask=False, model="smollm2-135m", explore_s=1.0)
+    assert first.measured_at and first.remeasured_at is None
+    kept.write_text(json.dumps(dataclasses.asdict(dataclasses.replace(first, link_median_ms=-1.0))))
+    (cache / "executions").mkdir(exist_ok=True)
+    (cache / "executions" / "stale").write_text("x")
+    indexes = sorted((cache / "labels").iterdir())
+    again = scale_again.remeasure(path, cache, kept, ask=False, model="smollm2-135m", explore_s=1.0)
+    assert (again.load_s, again.schema_s, again.labels_s) == (first.load_s, first.schema_s, first.labels_s)
+    assert again.link_median_ms > 0 and again.remeasured_at and again.measured_at == first.measured_at
+    assert not (cache / "executions" / "stale").exists()
+    assert sorted((cache / "labels").iterdir()) == indexes and again.labels_open_ms > 0  # opened, not built
+    for index in (cache / "labels").iterdir():
+        index.unlink()
+    with pytest.raises(SystemExit, match="label index"):
+        scale_again.remeasure(path, cache, kept, ask=False, model="smollm2-135m", explore_s=1.0)
