@@ -14,9 +14,11 @@ Virtuoso on loopback (tests/virtuoso.py: its own database and ports, the Debian 
   text index (`endpoint_read_labels_max_triples` 0, so at every size, as past 2 million triples by default), the
   same model, corpus and questions as the embedded store's `ask`: cold (the first question of the session: models
   loaded, the reasoner built), warm (median of the other questions) and cached (median, the same questions again);
-* how many label rows the largest label query returned, over the linking and the `ask` above: the proof that no
-  step reads all labels. It is bounded whatever the size, by `endpoint_labels_per_word` for a word's lookup and by
-  the labels of 200 entities for the lookup of the entities found, so its extrapolation means nothing.
+* the proof that no step reads all labels: how many label rows the largest label query of linking returned
+  (bounded whatever the size, by `endpoint_labels_per_word` for a word's lookup and by the labels of 200 entities
+  for the lookup of the entities found, so its extrapolation means nothing); during `ask`, the rows of the largest
+  query that carries labels and of the largest query of any kind (a program's answers come with their labels, as
+  many as the answer has members, up to `max_answers`), against the labels the KG holds.
 
 The schema is the one induced over the embedded store from the same triples, put in the endpoint's schema cache
 (inducing it again over HTTP is not what is measured here).
@@ -29,6 +31,8 @@ import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from kg_adapters.base import RDFS_LABEL
 
 GRAPH = "http://scale.kgscout.example/graph"
 CONTAINS_QUESTIONS = 10
@@ -44,11 +48,14 @@ class EndpointResult:
     link_p90_ms: float
     contains_median_ms: float
     contains_p90_ms: float
-    label_rows_max: int  # the most label rows one query returned (linking and `ask`)
+    label_rows_max: int  # the most label rows one query of linking returned
     label_queries: float  # label queries per question, mean
     ask_cold_s: float | None = None  # None: not measured (--no-ask, or a result kept from before it was)
     ask_warm_s: float | None = None
     ask_cached_s: float | None = None
+    ask_label_rows_max: int | None = None  # during `ask`: the most rows of a query that carries labels
+    ask_rows_max: int | None = None  # during `ask`: the most rows of any query
+    labels_total: int | None = None  # rdfs:label triples in the KG: what "all labels" would be
 
 
 COSTS = (
@@ -58,11 +65,14 @@ COSTS = (
     ("link_p90_ms", "linking with `bif:contains`, p90", "ms"),
     ("contains_median_ms", "linking with `FILTER(CONTAINS(...))`, median", "ms"),
     ("contains_p90_ms", "linking with `FILTER(CONTAINS(...))`, p90", "ms"),
-    ("label_rows_max", "label rows the largest label query returned", "rows"),
+    ("label_rows_max", "label rows the largest label query of linking returned", "rows"),
     ("label_queries", "label queries per question (mean)", ""),
     ("ask_cold_s", "`ask` through the endpoint, cold (fresh session)", "s"),
     ("ask_warm_s", "`ask` through the endpoint, warm (median, other questions)", "s"),
     ("ask_cached_s", "`ask` through the endpoint, cached (median, same questions)", "s"),
+    ("ask_label_rows_max", "`ask`: rows of the largest query that carries labels", "rows"),
+    ("ask_rows_max", "`ask`: rows of the largest query", "rows"),
+    ("labels_total", "labels in the KG (all labels, for comparison)", "rows"),
 )
 
 
@@ -73,13 +83,15 @@ class _Counting:
         self.store, self.info = store, store.info
         self.text_search = store.text_search
         self.queries = 0
-        self.rows_max = 0
+        self.rows_max = 0  # label queries
+        self.any_max = 0  # every query
 
     def __getattr__(self, name: str):
         return getattr(self.store, name)
 
     def select(self, sparql: str, timeout_s: float | None = None):
         result = self.store.select(sparql, timeout_s)
+        self.any_max = max(self.any_max, len(result.rows))
         if _LABEL_QUERY.search(sparql):
             self.queries += 1
             self.rows_max = max(self.rows_max, len(result.rows))
@@ -116,10 +128,13 @@ def measure(path: Path, cache_dir: Path, workdir: Path, questions: list[str], bu
         store.text_search = lambda: None  # as an endpoint without text search
         scanned = RemoteLabelIndex(store, schema, None, timeout_s=60.0)
         contains = _timed(scanned, store, questions[:CONTAINS_QUESTIONS])
-        store.text_search = store.store.text_search
+        store.text_search, linking_rows = store.store.text_search, store.rows_max
+        store.rows_max = store.any_max = 0
         asked = _ask(store, schema, cache_dir, ask_questions, model) if ask_questions else (None, None, None)
-        return EndpointResult(triples, load_s, index_s, link[0], link[1], contains[0], contains[1], store.rows_max,
-                              link[2], *asked)
+        rows = (store.rows_max, store.any_max) if ask_questions else (None, None)
+        total = store.store.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?x <{RDFS_LABEL}> ?l }}").rows[0][0]
+        return EndpointResult(triples, load_s, index_s, link[0], link[1], contains[0], contains[1], linking_rows,
+                              link[2], *asked, *rows, int(total.value))
     finally:
         server.stop()
 
