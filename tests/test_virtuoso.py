@@ -658,15 +658,21 @@ LABEL_QUERY = re.compile(r"<http://www\.w3\.org/2000/01/rdf-schema#label>|<http:
 
 
 class _Spy:
-    """A store that notes every query it is sent."""
+    """A store that notes every query it is sent, and the rows of the largest that reads labels."""
 
     def __init__(self, store: SparqlEndpointStore):
-        self.store, self.queries = store, []
+        self.store, self.queries, self.label_rows = store, [], 0
         self.info, self.text_search = store.info, store.text_search
 
     def select(self, sparql: str, timeout_s: float | None = None):
         self.queries.append(sparql)
-        return self.store.select(sparql, timeout_s)
+        result = self.store.select(sparql, timeout_s)
+        if LABEL_QUERY.search(sparql):
+            self.label_rows = max(self.label_rows, len(result.rows))
+        return result
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
 
 
 def _entities(linking) -> list:
@@ -716,3 +722,47 @@ def test_large_endpoint_links_per_question_as_the_index_does(virtuoso: VirtuosoS
         if LABEL_QUERY.search(sparql):
             bounded = re.search(r"(bif:contains|CONTAINS\(|STRSTARTS\().* LIMIT \d+$", sparql)
             assert "VALUES ?x" in sparql or bounded, sparql
+
+
+def test_a_large_endpoint_answers_as_the_embedded_store_does(virtuoso: VirtuosoServer, files, stores,
+                                                           tmp_path: Path) -> None:
+    """Past `endpoint_read_labels_max_triples` a session over an endpoint links per question
+    (engine.answer.remote_labels) and runs its programs there: with the real small model (SmolLM2-135M) and the same
+    corpus, each question gets the program and the answers it gets over the embedded store, and no query returns
+    every label of the KG."""
+    from engine.answer.remote_labels import RemoteLabelIndex
+    from engine.bootstrap.corpus import Corpus
+    from engine.bootstrap.explorer import Explorer
+    from engine.config import ScoutConfig
+    from engine.programs.kg import KnowledgeGraph
+    from engine.scout import KGSession, Scout
+    from tests.conftest import named
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shared = Path(ScoutConfig().cache_dir) / "models"  # a model converted once is used from there
+    if shared.is_dir():
+        (cache / "models").symlink_to(shared, target_is_directory=True)
+    config = ScoutConfig(cache_dir=str(cache), model="smollm2-135m", lexicon=False, endpoint_read_labels_max_triples=0)
+    scout = Scout(config)
+    embedded = named(KnowledgeGraph.from_store(OxigraphStore.in_memory(parse_file(files["films"])), config))
+    spy = _Spy(SparqlEndpointStore(virtuoso.sparql_url, default_graph=OPS_GRAPH + "films"))
+    endpoint = named(KnowledgeGraph.from_store(spy, config))
+    programs = list(Explorer(embedded, seed=0).explore(30))
+    sessions = []
+    for side, kg in (("embedded", embedded), ("endpoint", endpoint)):
+        corpus = Corpus(tmp_path / f"corpus-{side}")
+        corpus.write_programs(programs)
+        sessions.append(KGSession(scout, kg, corpus, name=side))
+    try:
+        assert isinstance(sessions[1].label_index(), RemoteLabelIndex)
+        assert not isinstance(sessions[0].label_index(), RemoteLabelIndex)
+        for question in ("who directed Alien?", "which films did Harrison Ford star in?", "when was Gladiator released?"):
+            here, there = (session.ask(question) for session in sessions)
+            assert here.answered and there.program == here.program, question
+            assert sorted(a.label for a in there.answers) == sorted(a.label for a in here.answers), question
+        labels = embedded.store.select("SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }").rows
+        assert 0 < spy.label_rows < len(labels)
+    finally:
+        for session in sessions:
+            session.close()
