@@ -33,6 +33,8 @@ READINGS = [
     ('(COUNT (JOIN (R directed_by) "Alien"))', "the number of directors of the movie Alien"),
     ('(JOIN written_by "Ridley Scott")', "movies written by Ridley Scott"),
     ('(COUNT (JOIN written_by "Ridley Scott"))', "the number of movies written by Ridley Scott"),
+    # a shared value keeps its middle step in words the model repeats (bench/qgen_eye_*.md)
+    ('(JOIN directed_by (JOIN (R directed_by) "Alien"))', "movies with the same director as the movie Alien"),
 ]
 
 

@@ -58,6 +58,18 @@ GENERIC_EXAMPLES = (
         "the genre of albums performed by Miles Davis",
         "what genres are the albums by miles davis?",
     ),
+    # Shapes the 0.5B model wrote badly (bench/qgen_eye_*.md): a count of a set's objects came out with no verb
+    # ("how many writers of books ...?"), a shared value lost its middle step.
+    (
+        '(COUNT (JOIN (R written_by) (JOIN has_genre "Fantasy")))',
+        "the number of writers of books whose genre is Fantasy",
+        "how many writers have written fantasy books?",
+    ),
+    (
+        '(JOIN has_genre (JOIN (R has_genre) "Kind of Blue"))',
+        "albums with the same genre as the album Kind of Blue",
+        "which albums have the same genre as kind of blue?",
+    ),
 )
 
 
@@ -120,7 +132,7 @@ class QuestionGenerator:
 
     # ------------------------------------------------------------ prompts
     def reading(self, program: str) -> str:
-        return verbalize(parse(program), self.schema)
+        return verbalize(parse(program), self.schema, fluent=True)
 
     def generation_prompt(self, program: str, earlier: list[tuple[str, str]]) -> str:
         """Few-shot as chat turns: the made-up examples, then the sub-programs' own pairs."""
