@@ -147,7 +147,8 @@ def rewrite(kg: str, folder: Path, sample: list[CorpusRecord], readings: list[st
     config = ScoutConfig()
     kg_obj = KnowledgeGraph.open(SPECS[kg].kg, config)
     llm = LLM.load(config.model, cache_dir=str(Path(config.cache_dir) / "models"))
-    generator = QuestionGenerator(llm, kg_obj.schema, beams=config.qgen_beams, context=config.qgen_context)
+    generator = QuestionGenerator(llm, kg_obj.schema, beams=config.qgen_beams, context=config.qgen_context,
+                                  faithful=config.qgen_faithful)
     readings = [generator.reading(r.program) for r in sample]  # what this checkout's prompt shows
     questions: list[str] = []
     for i in range(0, len(sample), config.qgen_batch):

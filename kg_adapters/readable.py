@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from lemminflect import getAllInflections, getAllLemmas, getInflection
+from lemminflect import getAllInflections, getAllLemmas, getInflection, getLemma
 
 from .naming import local_name
 
@@ -22,8 +22,8 @@ from .naming import local_name
 _AGENTS = {"authored": "author", "sung": "singer", "written": "writer"}
 _FUNCTION_WORDS = {"has", "have", "had", "in", "is", "are", "was", "of", "the", "a", "an", "to", "for", "at", "on"}
 _PREPOSITIONS = {"in", "of", "for", "at", "on", "from", "to", "with", "by", "into", "about", "through"}
-# Words of the people themselves, not roles: a class of such objects is a class of persons.
 _DETERMINERS = {"this", "that", "these", "those", "the", "a", "an", "its", "their"}
+# Words of the people themselves, not roles: a class of such objects is a class of persons.
 _PERSON_WORDS = {"person", "people", "human", "man", "woman", "spouse", "parent", "child", "member"}
 
 
@@ -157,6 +157,7 @@ def _participle(verb: str) -> str:
     forms = getInflection(verb, "VBN")
     return forms[0] if forms else verb + "ed"
 
+
 def is_noun(word: str) -> bool:
     return "NOUN" in getAllLemmas(word)
 
@@ -191,3 +192,34 @@ def reading_noun(relation: str, range_label: str | None = None) -> str:
         return ranged  # teaches -> course, offered_by's "offerer" -> department
     verbs = getAllLemmas(last).get("VERB", ())
     return verbs[0] if len(noun.split()) == 1 and verbs and is_noun(verbs[0]) else noun  # is_aged -> age
+
+
+def plural(word: str) -> str:
+    forms = getInflection(word, "NNS")
+    if forms:
+        return forms[0]
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def word_forms(word: str) -> set[str]:
+    """A schema word and its inflections, by lemminflect: written -> write, writes, wrote, writing, writer.
+
+    Agent nouns (director, writer) are not inflections, so each verb lemma also gives lemma + "er"/"r"/"or"
+    where the result is a word lemminflect knows as a noun."""
+    forms = {word, plural(word)}
+    for pos in ("VERB", "NOUN"):
+        for lemma in getLemma(word, upos=pos):
+            forms.add(lemma)
+            forms |= {f for fs in getAllInflections(lemma).values() for f in fs}
+            if pos == "VERB":
+                stem = lemma[:-1] if lemma.endswith("e") else lemma
+                for agent in {lemma + "r", stem + "er", stem + "or"}:
+                    if getAllInflections(agent, upos="NOUN"):
+                        forms |= {agent, plural(agent)}
+    if word.endswith("s") and len(word) > 3:
+        forms.add(word[:-1])
+    return {f.lower() for f in forms}

@@ -6,7 +6,9 @@ import pytest
 
 from engine.programs.kg import KnowledgeGraph
 from engine.lm.llm import LLM
+from engine.bootstrap.faithful import as_question, missing
 from engine.bootstrap.qgen import QuestionGenerator, anonymise_question
+from engine.programs.sexpr import parse
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +91,15 @@ CHAINS = [
 @pytest.mark.parametrize("context,program,subprograms,chain", CHAINS)
 def test_least_to_most_context_decides_what_gets_a_question(films, context, program, subprograms, chain) -> None:
     assert QuestionGenerator(None, films.schema, context=context).chain(program, subprograms) == chain
+
+
+@pytest.mark.parametrize("program", [
+    '(JOIN (R has_genre) (JOIN directed_by "Ridley Scott"))',
+    '(COUNT (JOIN (R written_by) (JOIN has_genre "Drama")))',
+    '(JOIN directed_by (JOIN (R directed_by) "Alien"))',
+])
+def test_the_chosen_question_says_every_step_or_is_the_plain_reading(generator, films, program) -> None:
+    result = generator.generate(program, [program])
+    assert missing(parse(program), result.question, films.schema) == []
+    if result.plain:
+        assert result.question == as_question(parse(program), generator.reading(program))
