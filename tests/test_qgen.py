@@ -56,7 +56,8 @@ def test_generated_question_is_the_best_scored_beam(generator) -> None:
     program = '(JOIN (R directed_by) "Blade Runner")'
     result = generator.generate(program, [program])
     assert result.question.endswith("?") or len(result.question.split()) >= 3
-    assert result.ic_score >= result.top_beam_ic_score
+    if not result.plain and not missing(parse(program), result.top_beam, generator.schema):
+        assert result.ic_score >= result.top_beam_ic_score  # the top beam competed, and lost or won
     assert "blade runner" in result.question.lower()
     again = generator.inverse_consistency([(program, result.question)])[0]
     assert again == pytest.approx(result.ic_score, abs=1e-2)  # bf16: batched with other candidates vs alone

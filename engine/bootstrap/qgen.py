@@ -197,16 +197,19 @@ class QuestionGenerator:
             )
         questions = [_candidates(program, found) for program, found in zip(programs, beams)]
         self.on_stage("checking them")
+        # Inverse consistency chooses among the candidates that say every step; the top beam is scored too, for
+        # the record (`top_beam_ic_score`). The rest would never be chosen, so they are not scored.
+        said = [[i for i, (q, _) in enumerate(qs) if self.says_every_step(p, q)] for p, qs in zip(programs, questions)]
+        scored = [sorted({0, *s}) for s in said]
         with self.clock.stage("check"):
-            flat = self.inverse_consistency([(p, q) for p, qs in zip(programs, questions) for q, _ in qs])
-        at, plain = 0, []
-        for program, candidates in zip(programs, questions):
-            scores = flat[at : at + len(candidates)]
-            at += len(candidates)
-            kept = [i for i, (q, _) in enumerate(candidates) if self.says_every_step(program, q)]
-            if not kept:
+            flat = iter(self.inverse_consistency(
+                [(p, qs[i][0]) for p, qs, ks in zip(programs, questions, scored) for i in ks]))
+        plain = []
+        for program, candidates, ks, passing in zip(programs, questions, scored, said):
+            scores = {i: next(flat) for i in ks}
+            if not passing:
                 plain.append(program)
-            best = max(kept or range(len(candidates)), key=lambda i: scores[i])
+            best = max(passing or [0], key=lambda i: scores[i])
             self.memo[program] = GeneratedQuestion(
                 program=program,
                 question=candidates[best][0],
