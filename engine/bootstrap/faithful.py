@@ -78,7 +78,7 @@ def missing(program: Program, question: str, schema: Schema) -> list[str]:
            and not _names(n.ref, text, tokens)]
     out += [f"value {n.value}" for n in walk(program) if isinstance(n, Literal) and not _has_value(n, text)]
     out += [f"operator {op}" for op in _operators(program) if not _says_operator(op, text, tokens)]
-    out += [f"relation {name}" for name in _unspelt(_spoken_relations(program), tokens, schema)]
+    out += [f"relation {name}" for name in _unspelt(_spoken_relations(program, schema), tokens, schema)]
     if not _has_main_verb(tokens):
         out.append("a verb")
     elif _verb_on_the_of_noun(tokens):
@@ -208,16 +208,17 @@ def _is_verb(tokens: list[str], at: int) -> bool:
 
 
 # ------------------------------------------------------------------ relations
-def _spoken_relations(program: Program) -> list[str]:
+def _spoken_relations(program: Program, schema: Schema) -> list[str]:
     """The relations a question must spell, once per time the program walks them. Left out: a forward filter
-    by a named value (said by the value) where the program walks that relation only there, a comparison's
+    by a named value (said by the value) where the program walks that relation only there and it joins two
+    classes (naming a country does not say `neighbour`: "currencies in Myanmar" is Myanmar's), a comparison's
     and a ranking's own attribute (said by its value or its superlative: "after 1990", "the longest") and a
     ranking's count of neighbours."""
     silent: set[int] = set()
     walked = Counter(n.name for n in walk(program) if isinstance(n, Relation))
     for node in walk(program):
         if (isinstance(node, Join) and isinstance(node.relation, Relation) and isinstance(node.arg, (Entity, Literal))
-                and walked[node.relation.name] == 1):
+                and walked[node.relation.name] == 1 and not _within_one_class(node.relation.name, schema)):
             silent.add(id(node.relation))
         elif isinstance(node, Compare):
             silent |= {id(n) for n in walk(node.relation)}
@@ -258,12 +259,20 @@ def _unspelt(names: list[str], tokens: list[str], schema: Schema) -> list[str]:
     return [name for at, name in enumerate(names) if not place(at, set())]
 
 
+def _within_one_class(name: str, schema: Schema) -> bool:
+    """A relation between members of one class (`neighbour`, `parent`)."""
+    info = schema.relation(name)
+    return bool(info and info.domain and set(info.domain) == set(info.range))
+
+
 def _relation_forms(name: str, schema: Schema) -> set[str]:
-    """Every inflection of the content words a relation is called by."""
+    """Every inflection of the content words a relation is called by; its objects' class too ("which course does
+    X teach?"), unless that is its subjects' class as well: "country" does not say `neighbour`."""
     info = schema.relation(name)
     texts = [relation_label(info.iri if info else name)]
     if info:
-        ranged = [schema.class_(c).label for c in info.range if schema.class_(c)]
+        ranged = [] if _within_one_class(name, schema) else [
+            schema.class_(c).label for c in info.range if schema.class_(c)]
         texts += [info.label, info.reverse_label, object_noun(info.iri), reading_noun(info.iri, None),
                   *ranged, *info.words, *info.reverse_words]
     forms: set[str] = set()
