@@ -77,7 +77,7 @@ class ScoutConfig:
     # 16 and 2,347 at 8 (budget 48), 3,049 on WorldCup (budget 96), on 2 cores with native bf16 (BENCHMARKS.md,
     # session 9). A batch is also what a kill loses and how often a growing corpus is appended to (~35 s here).
     qgen_batch: int = field(default=32, metadata={"help": "programs whose questions are generated together"})
-    qgen_context: int = field(default=1, metadata={"help": "sub-program questions shown as least-to-most "
+    qgen_context: int = field(default=0, metadata={"help": "sub-program questions shown as least-to-most "
                                                      "context (-1: all; programs of 1-2 relations: none)"})
     # A beam candidate must say every step of its program, else the reading is put as the question
     # (engine.bootstrap.faithful). On the 480 questions judged by eye (bench/qgen_eye_<kg>.md, _faithful.md) it
