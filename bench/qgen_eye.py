@@ -105,6 +105,17 @@ def rows(path: Path) -> list[tuple[str, str, str]]:
             if (m := ROW.match(line))]
 
 
+def judgments(kg: str) -> dict[tuple[str, str], tuple[str, str, str]]:
+    """(G, F, note) of every judged (program, question) in any table of the KG, tagged or not."""
+    found = {}
+    for path in [table_path(kg), *sorted(HERE.glob(f"qgen_eye_{kg}_*.md"))]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            if ROW.match(line) and len(cells) == 7 and cells[4]:
+                found.setdefault((cells[1].strip("`"), cells[3]), (cells[4], cells[5], cells[6]))
+    return found
+
+
 def failure_kinds(path: Path) -> Counter:
     """Failed rows by the kind their note starts with."""
     return Counter(next((k for k in FAILURES if note.startswith(k)), "wording") for g, f, note in rows(path)
@@ -140,34 +151,33 @@ def count_line(kg: str, path: Path) -> str:
 
 
 def rewrite(kg: str, folder: Path, sample: list[CorpusRecord], readings: list[str], tag: str, seed: int) -> list[str]:
-    """The sample's questions written again here; judgments carried over from the untagged table where the same."""
+    """The sample's questions written again here; judgments carried over from any table of the KG where the same."""
     from engine.bootstrap.qgen import QuestionGenerator
     from engine.lm.llm import LLM
 
     config = ScoutConfig()
     kg_obj = KnowledgeGraph.open(SPECS[kg].kg, config)
     llm = LLM.load(config.model, cache_dir=str(Path(config.cache_dir) / "models"))
-    generator = QuestionGenerator(llm, kg_obj.schema, beams=config.qgen_beams, context=config.qgen_context)
+    generator = QuestionGenerator(llm, kg_obj.schema, beams=config.qgen_beams, context=config.qgen_context,
+                                  faithful=config.qgen_faithful)
     readings = [generator.reading(r.program) for r in sample]  # what this checkout's prompt shows
     questions: list[str] = []
     for i in range(0, len(sample), config.qgen_batch):
         batch = sample[i : i + config.qgen_batch]
         questions += [g.question for g in generator.generate_batch([(r.program, list(r.subprograms)) for r in batch])]
-    judged_rows = rows(table_path(kg))
-    judged_sample = draw(Corpus(folder).records(), len(judged_rows), seed)  # the untagged table's records
-    before = {r.program: (r.question, judgment) for r, judgment in zip(judged_sample, judged_rows)}
+    before = judgments(kg)
     path = table_path(kg, tag)
     rewritten = [replace(r, question=q) for r, q in zip(sample, questions)]
     write_table(kg, folder, rewritten, readings, f"python -m bench.qgen_eye rewrite --kgs {kg} --tag {tag}" + (f" --first {len(sample)}" if len(sample) < 40 else ""), path)
     lines = path.read_text(encoding="utf-8").splitlines()
     at = {int(m.group(1)): i for i, line in enumerate(lines) if (m := ROW.match(line))}
     for n, record in enumerate(rewritten, 1):
-        old, (g, f, note) = before.get(record.program, ("", ("", "", "")))
-        if old == record.question and g:
+        g, f, note = before.get((record.program, record.question), ("", "", ""))
+        if g:
             lines[at[n]] = lines[at[n]][: -len("|  |  |  |")] + f"| {g} | {f} | {note} |"
     lines[2] += (f" Questions written again by this checkout (model {config.model}, {config.qgen_beams} beams, context "
-                 f"{config.qgen_context}); a judgment is carried over from `{table_path(kg).name}` where the question "
-                 "is the same.")
+                 f"{config.qgen_context}); a judgment is carried over from `{table_path(kg).name}` or another table of "
+                 "this KG where the program's question is the same.")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     written = WORK / f"{kg}-{tag}.json"
     written.parent.mkdir(parents=True, exist_ok=True)

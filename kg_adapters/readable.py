@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from lemminflect import getAllInflections, getAllLemmas, getInflection
+from lemminflect import getAllInflections, getAllLemmas, getInflection, getLemma
 
 from .naming import local_name
 
@@ -22,6 +22,7 @@ from .naming import local_name
 _AGENTS = {"authored": "author", "sung": "singer", "written": "writer"}
 _FUNCTION_WORDS = {"has", "have", "had", "in", "is", "are", "was", "of", "the", "a", "an", "to", "for", "at", "on"}
 _PREPOSITIONS = {"in", "of", "for", "at", "on", "from", "to", "with", "by", "into", "about", "through"}
+_DETERMINERS = {"this", "that", "these", "those", "the", "a", "an", "its", "their"}
 # Words of the people themselves, not roles: a class of such objects is a class of persons.
 _PERSON_WORDS = {"person", "people", "human", "man", "woman", "spouse", "parent", "child", "member"}
 
@@ -155,3 +156,70 @@ def _verb_lemma(word: str) -> str | None:
 def _participle(verb: str) -> str:
     forms = getInflection(verb, "VBN")
     return forms[0] if forms else verb + "ed"
+
+
+def is_noun(word: str) -> bool:
+    return "NOUN" in getAllLemmas(word)
+
+
+def reading_noun(relation: str, range_label: str | None = None) -> str:
+    """What a question would call a relation's objects, where `object_noun`'s cut gives a word no one says.
+
+    `object_noun` names roles for linking and class induction and keeps its words short ("place" for
+    place_of_birth). A question generator reads whole readings, and a 0.5B model copies what it reads: "the
+    enrolled of the student X" became "how many enrolleds ...". So: the whole "<noun> of <noun>" (place of
+    birth, year of study); the noun before a participle (awards_won -> award, instruments_played ->
+    instrument: the words up to the first plural); the objects' class where the name ends in a preposition or its noun is no noun (member_of,
+    enrolled_in, housed_in -> department, course, building; teaches -> course); else a verb's own noun
+    (is_aged -> age)."""
+    segments = path_segments(relation)
+    ws = [w.lower() for w in words(segments[-1] if segments else relation) if len(w) > 1]
+    noun = " ".join(w for w in object_noun(relation).split() if len(w) > 1) or object_noun(relation)
+    ranged = range_label if range_label and is_noun(range_label.split()[-1]) else None
+    if not ws:
+        return noun
+    if len(ws) >= 2 and ws[-1] in _PREPOSITIONS and ws[-1] != "by" and ranged:
+        return ranged  # member_of, enrolled_in: the objects are what the subject is in or of
+    if len(ws) >= 3 and is_noun(ws[0]) and ws[1] == "of" and is_noun(ws[2]) and ws[2] not in _DETERMINERS:
+        return " ".join(ws)  # place of birth, type of place of worship
+    plural = next((i for i, w in enumerate(ws[:-1]) if is_noun(w) and singular(w) != w), None)
+    if plural is not None and not is_noun(ws[-1]) and getAllLemmas(ws[-1]).get("VERB"):
+        return " ".join(ws[:plural] + [singular(ws[plural])])  # awards_won, olympic_games_contested
+    last = noun.split()[-1]
+    if is_noun(last):
+        return noun
+    if ranged:
+        return ranged  # teaches -> course, offered_by's "offerer" -> department
+    verbs = getAllLemmas(last).get("VERB", ())
+    return verbs[0] if len(noun.split()) == 1 and verbs and is_noun(verbs[0]) else noun  # is_aged -> age
+
+
+def plural(word: str) -> str:
+    forms = getInflection(word, "NNS")
+    if forms:
+        return forms[0]
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def word_forms(word: str) -> set[str]:
+    """A schema word and its inflections, by lemminflect: written -> write, writes, wrote, writing, writer.
+
+    Agent nouns (director, writer) are not inflections, so each verb lemma also gives lemma + "er"/"r"/"or"
+    where the result is a word lemminflect knows as a noun."""
+    forms = {word, plural(word)}
+    for pos in ("VERB", "NOUN"):
+        for lemma in getLemma(word, upos=pos):
+            forms.add(lemma)
+            forms |= {f for fs in getAllInflections(lemma).values() for f in fs}
+            if pos == "VERB":
+                stem = lemma[:-1] if lemma.endswith("e") else lemma
+                for agent in {lemma + "r", stem + "er", stem + "or"}:
+                    if getAllInflections(agent, upos="NOUN"):
+                        forms |= {agent, plural(agent)}
+    if word.endswith("s") and len(word) > 3:
+        forms.add(word[:-1])
+    return {f.lower() for f in forms}

@@ -6,7 +6,9 @@ import pytest
 
 from engine.programs.kg import KnowledgeGraph
 from engine.lm.llm import LLM
+from engine.bootstrap.faithful import as_question, missing
 from engine.bootstrap.qgen import QuestionGenerator, anonymise_question
+from engine.programs.sexpr import parse
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +35,8 @@ READINGS = [
     ('(COUNT (JOIN (R directed_by) "Alien"))', "the number of directors of the movie Alien"),
     ('(JOIN written_by "Ridley Scott")', "movies written by Ridley Scott"),
     ('(COUNT (JOIN written_by "Ridley Scott"))', "the number of movies written by Ridley Scott"),
+    # a shared value keeps its middle step in words the model repeats (bench/qgen_eye_*.md)
+    ('(JOIN directed_by (JOIN (R directed_by) "Alien"))', "movies with the same director as the movie Alien"),
 ]
 
 
@@ -52,7 +56,8 @@ def test_generated_question_is_the_best_scored_beam(generator) -> None:
     program = '(JOIN (R directed_by) "Blade Runner")'
     result = generator.generate(program, [program])
     assert result.question.endswith("?") or len(result.question.split()) >= 3
-    assert result.ic_score >= result.top_beam_ic_score
+    if not result.plain and not missing(parse(program), result.top_beam, generator.schema):
+        assert result.ic_score >= result.top_beam_ic_score  # the top beam competed, and lost or won
     assert "blade runner" in result.question.lower()
     again = generator.inverse_consistency([(program, result.question)])[0]
     assert again == pytest.approx(result.ic_score, abs=1e-2)  # bf16: batched with other candidates vs alone
@@ -87,3 +92,15 @@ CHAINS = [
 @pytest.mark.parametrize("context,program,subprograms,chain", CHAINS)
 def test_least_to_most_context_decides_what_gets_a_question(films, context, program, subprograms, chain) -> None:
     assert QuestionGenerator(None, films.schema, context=context).chain(program, subprograms) == chain
+
+
+@pytest.mark.parametrize("program", [
+    '(JOIN (R has_genre) (JOIN directed_by "Ridley Scott"))',
+    '(COUNT (JOIN (R written_by) (JOIN has_genre "Drama")))',
+    '(JOIN directed_by (JOIN (R directed_by) "Alien"))',
+])
+def test_the_chosen_question_says_every_step_or_is_the_plain_reading(generator, films, program) -> None:
+    result = generator.generate(program, [program])
+    assert missing(parse(program), result.question, films.schema) == []
+    if result.plain:
+        assert result.question == as_question(parse(program), generator.reading(program))

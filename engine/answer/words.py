@@ -13,10 +13,11 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from lemminflect import getAllInflections, getInflection, getLemma
 from numerizer import numerize
 
 from kg_adapters.person_nouns import names_a_person
+from kg_adapters.readable import plural as _plural
+from kg_adapters.readable import word_forms  # noqa: F401  (read from here by the answer modules)
 from kg_adapters.schema import Schema
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}(?![\w-])|\d+\.\d+(?![\w.])|\w+(?:['’`]\w+)*|&", re.UNICODE)
@@ -91,37 +92,6 @@ STOP = frozenset(
 )
 ARTICLES = frozenset({"the", "a", "an"})
 PERSON_WORDS = frozenset({"person", "persons", "people", "human", "humans", "someone", "somebody"})
-
-
-def _plural(word: str) -> str:
-    forms = getInflection(word, "NNS")
-    if forms:
-        return forms[0]
-    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    if word.endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    return word + "s"
-
-
-def word_forms(word: str) -> set[str]:
-    """A schema word and its inflections, by lemminflect: written -> write, writes, wrote, writing, writer.
-
-    Agent nouns (director, writer) are not inflections, so each verb lemma also gives lemma + "er"/"r"/"or"
-    where the result is a word lemminflect knows as a noun."""
-    forms = {word, _plural(word)}
-    for pos in ("VERB", "NOUN"):
-        for lemma in getLemma(word, upos=pos):
-            forms.add(lemma)
-            forms |= {f for fs in getAllInflections(lemma).values() for f in fs}
-            if pos == "VERB":
-                stem = lemma[:-1] if lemma.endswith("e") else lemma
-                for agent in {lemma + "r", stem + "er", stem + "or"}:
-                    if getAllInflections(agent, upos="NOUN"):
-                        forms |= {agent, _plural(agent)}
-    if word.endswith("s") and len(word) > 3:
-        forms.add(word[:-1])
-    return {f.lower() for f in forms}
 
 
 def schema_words(schema: Schema) -> set[str]:

@@ -11,7 +11,7 @@ area of ..." (SUM), "the countries with the most neighbours" (a superlative over
 
 from __future__ import annotations
 
-from kg_adapters.readable import object_noun
+from kg_adapters.readable import object_noun, reading_noun
 from kg_adapters.schema import Schema
 
 from .sexpr import (
@@ -38,11 +38,13 @@ _COMPARE = {"lt": "less than", "le": "at most", "gt": "greater than", "ge": "at 
 _AGGREGATE = {"SUM": "total", "AVG": "average"}
 
 
-def verbalize(node: Node, schema: Schema, sure: bool = False) -> str:
+def verbalize(node: Node, schema: Schema, sure: bool = False, fluent: bool = False) -> str:
     """`sure`: name an entity's class only where the relation allows one ("the capital of the country France"
     but "the population of Canada" where both cities and countries have one), for sentences shown to users;
-    prompts and embeddings keep the reading they were measured with."""
-    return _Reader(schema, sure).read(node)
+    prompts and embeddings keep the reading they were measured with. `fluent`: the words a question would use
+    (`reading_noun`: "the course of the student X", not "the enrolled of"; "players with the same position as
+    the player X"), for question generation, whose 0.5B model copies the reading's words into the question."""
+    return _Reader(schema, sure, fluent).read(node)
 
 
 def _plural(noun: str) -> str:
@@ -56,8 +58,8 @@ def _plural(noun: str) -> str:
 class _Reader:
     """One reading per node class (`_READINGS`), each built from its children's readings."""
 
-    def __init__(self, schema: Schema, sure: bool = False):
-        self.schema, self.sure = schema, sure
+    def __init__(self, schema: Schema, sure: bool = False, fluent: bool = False):
+        self.schema, self.sure, self.fluent = schema, sure, fluent
 
     def read(self, node: Node) -> str:
         reading = _READINGS.get(type(node))
@@ -152,8 +154,15 @@ class _Reader:
             return f"the {self._noun(rel.relation)} of {target}"
         words = rel.name.lower().split("_")
         subjects = self._subjects(rel)
+        if self.fluent and _same_relation_back(node):
+            # "X whose r is the r of Y": a small model drops the middle step; "the same r as Y" keeps it
+            inner = node.arg.arg
+            other = f"the {self._domain_label(rel)} {inner.ref}" if isinstance(inner, Entity) else self.read(inner)
+            return f"{subjects} with the same {self._noun(rel)} as {other}"
         if len(words) >= 2 and words[-1] == "by":
             return f"{subjects} {' '.join(words)} {target}"
+        if self.fluent and _a_set(node.arg):
+            return f"{subjects} whose {self._noun(rel)} is among {target}"  # not "whose club is clubs whose ..."
         return f"{subjects} whose {self._noun(rel)} is {target}"
 
     def _subjects_of(self, node: Node) -> str | None:
@@ -170,7 +179,11 @@ class _Reader:
 
     def _noun(self, rel: Relation) -> str:
         info = self.schema.relation(rel.name)
-        return object_noun(info.iri if info else rel.name)
+        if not self.fluent:
+            return object_noun(info.iri if info else rel.name)
+        cls = self.schema.class_(info.range[0]) if info and info.range else None
+        label = cls.label.replace("_", " ").lower() if cls and not cls.is_literal and not cls.provisional else None
+        return reading_noun(info.iri if info else rel.name, label)
 
     def _subjects(self, rel: Node) -> str:
         """The plural of the relation's domain: "movies", "countries"."""
@@ -195,6 +208,20 @@ class _Reader:
         if isinstance(path, Reverse):
             return self._noun(path.relation)
         return self._noun(path)
+
+
+def _same_relation_back(node: Join) -> bool:
+    """(JOIN r (JOIN (R r) Y)): the things that share Y's r."""
+    arg = node.arg
+    return (isinstance(arg, Join) and isinstance(arg.relation, Reverse) and not isinstance(node.relation, Reverse)
+            and arg.relation.relation.name == node.relation.name)
+
+
+def _a_set(node: Node) -> bool:
+    """A reading that starts with its members' plural ("clubs whose country is Italy"), not "the X of Y"."""
+    if isinstance(node, And):
+        return _a_set(node.left)
+    return isinstance(node, Compare) or (isinstance(node, Join) and not isinstance(node.relation, Reverse))
 
 
 _READINGS = {
