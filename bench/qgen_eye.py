@@ -159,7 +159,7 @@ def rewrite(kg: str, folder: Path, sample: list[CorpusRecord], readings: list[st
     kg_obj = KnowledgeGraph.open(SPECS[kg].kg, config)
     llm = LLM.load(config.model, cache_dir=str(Path(config.cache_dir) / "models"))
     generator = QuestionGenerator(llm, kg_obj.schema, beams=config.qgen_beams, context=config.qgen_context,
-                                  faithful=config.qgen_faithful)
+                                  readable=config.qgen_readable)
     readings = [generator.reading(r.program) for r in sample]  # what this checkout's prompt shows
     questions: list[str] = []
     for i in range(0, len(sample), config.qgen_batch):

@@ -84,17 +84,20 @@ class ScoutConfig:
     # words kept their F1 on every KG (BENCHMARKS.md, session 21). Unfiltered, it had taken MetaQA (99 of 200
     # answered) from 92.0 to 83.0 tune and 85.2 to 80.0 check (session 19).
     lexicon: bool = field(default=True, metadata={"help": "ask the LLM for everyday words for each relation"})
-    qgen_beams: int = field(default=2, metadata={"help": "beam candidates per question (the paper: 10)"})
+    qgen_beams: int = field(default=3, metadata={"help": "beam candidates per question (the paper: 10)"})
     # Batches of 32 programs: 3,325 programs per hour for the full MoviesKG bootstrap (budget 96) against 2,986 at
     # 16 and 2,347 at 8 (budget 48), 3,049 on WorldCup (budget 96), on 2 cores with native bf16 (BENCHMARKS.md,
     # session 9). A batch is also what a kill loses and how often a growing corpus is appended to (~35 s here).
     qgen_batch: int = field(default=32, metadata={"help": "programs whose questions are generated together"})
-    qgen_context: int = field(default=0, metadata={"help": "sub-program questions shown as least-to-most "
+    qgen_context: int = field(default=1, metadata={"help": "sub-program questions shown as least-to-most "
                                                      "context (-1: all; programs of 1-2 relations: none)"})
-    # A beam candidate must say every step of its program, else the reading is put as the question
-    # (engine.bootstrap.faithful). On the 480 questions judged by eye (bench/qgen_eye_<kg>.md, _faithful.md) it
-    # flags 102 of the 181 judged wrong (not grammatical or not faithful) and 10 of the 299 judged right.
-    qgen_faithful: bool = field(default=True, metadata={"help": "keep only questions that say every step"})
+    # Readable questions (engine.bootstrap.faithful): a fluent reading in the prompt, and a beam candidate kept only
+    # where it says every step of its program and has a main verb, else the reading put as a question. By eye,
+    # with 2 beams and no context, 202 of 240 sampled questions grammatical and faithful against 123 (bench/
+    # qgen_eye_<kg>_fast.md), at 5,300-6,300 programs an hour against ~3,000. Off: its budget-150 corpora took check
+    # F1 down on worldcup (98.4 -> 97.7) and PQL-3H (84.0 -> 81.3) (BENCHMARKS.md, "Readable questions", session 23).
+    qgen_readable: bool = field(default=False, metadata={"help": "fluent readings, and keep only questions that say "
+                                                        "every step (else the reading as a question)"})
     # --- reasoning (method.md step 3)
     # Off only to measure reasoning itself (bench.load): a load test that repeats questions would time the memo.
     answer_memo: bool = field(default=True, metadata={"help": "keep whole answers on disk for repeated questions"})

@@ -21,6 +21,12 @@ def generator(qwen: LLM, films: KnowledgeGraph) -> QuestionGenerator:
     return QuestionGenerator(qwen, films.schema, beams=4)
 
 
+@pytest.fixture
+def readable(qwen: LLM, films: KnowledgeGraph) -> QuestionGenerator:
+    """Fluent readings and the faithful check (ScoutConfig.qgen_readable)."""
+    return QuestionGenerator(qwen, films.schema, beams=4, readable=True)
+
+
 # (program, a faithful question, a question that reverses or drops a step)
 FAITHFUL_VERSUS_WRONG = [
     ('(COUNT (JOIN (R directed_by) "Alien"))', "how many people directed alien?", "how many movies did alien direct?"),
@@ -35,7 +41,11 @@ READINGS = [
     ('(COUNT (JOIN (R directed_by) "Alien"))', "the number of directors of the movie Alien"),
     ('(JOIN written_by "Ridley Scott")', "movies written by Ridley Scott"),
     ('(COUNT (JOIN written_by "Ridley Scott"))', "the number of movies written by Ridley Scott"),
-    # a shared value keeps its middle step in words the model repeats (bench/qgen_eye_*.md)
+    ('(JOIN directed_by (JOIN (R directed_by) "Alien"))', "movies whose director is the director of the movie Alien"),
+]
+# Readable: a shared value keeps its middle step in words the model repeats (bench/qgen_eye_*.md)
+FLUENT_READINGS = [
+    ('(JOIN (R directed_by) "Alien")', "the director of the movie Alien"),
     ('(JOIN directed_by (JOIN (R directed_by) "Alien"))', "movies with the same director as the movie Alien"),
 ]
 
@@ -43,6 +53,11 @@ READINGS = [
 @pytest.mark.parametrize("program,reading", READINGS)
 def test_programs_read_as_english(generator, program, reading) -> None:
     assert generator.reading(program) == reading
+
+
+@pytest.mark.parametrize("program,reading", FLUENT_READINGS)
+def test_readable_generation_reads_programs_fluently(readable, program, reading) -> None:
+    assert readable.reading(program) == reading
 
 
 
@@ -56,8 +71,7 @@ def test_generated_question_is_the_best_scored_beam(generator) -> None:
     program = '(JOIN (R directed_by) "Blade Runner")'
     result = generator.generate(program, [program])
     assert result.question.endswith("?") or len(result.question.split()) >= 3
-    if not result.plain and not missing(parse(program), result.top_beam, generator.schema):
-        assert result.ic_score >= result.top_beam_ic_score  # the top beam competed, and lost or won
+    assert result.ic_score >= result.top_beam_ic_score
     assert "blade runner" in result.question.lower()
     again = generator.inverse_consistency([(program, result.question)])[0]
     assert again == pytest.approx(result.ic_score, abs=1e-2)  # bf16: batched with other candidates vs alone
@@ -99,8 +113,8 @@ def test_least_to_most_context_decides_what_gets_a_question(films, context, prog
     '(COUNT (JOIN (R written_by) (JOIN has_genre "Drama")))',
     '(JOIN directed_by (JOIN (R directed_by) "Alien"))',
 ])
-def test_the_chosen_question_says_every_step_or_is_the_plain_reading(generator, films, program) -> None:
-    result = generator.generate(program, [program])
+def test_the_chosen_question_says_every_step_or_is_the_plain_reading(readable, films, program) -> None:
+    result = readable.generate(program, [program])
     assert missing(parse(program), result.question, films.schema) == []
     if result.plain:
-        assert result.question == as_question(parse(program), generator.reading(program))
+        assert result.question == as_question(parse(program), readable.reading(program))

@@ -156,7 +156,7 @@ def bootstrap(
             report(progress("questions"))
 
     generator = QuestionGenerator(llm, kg.schema, beams=config.qgen_beams, context=config.qgen_context,
-                                  faithful=config.qgen_faithful, on_stage=stage, on_written=one_written)
+                                  readable=config.qgen_readable, on_stage=stage, on_written=one_written)
     step = max(1, config.qgen_batch)
     for i in range(0, len(todo), step):
         done = already + i

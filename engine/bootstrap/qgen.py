@@ -18,9 +18,12 @@ decomposition level at a time, so a single batched beam search serves many
 programs; a sub-program's question is memoized and reused by every program that
 shares it.
 
-A candidate must say every step of its program (engine.bootstrap.faithful: each entity, relation walked and
-operator has words in it) before inverse consistency may choose it; where none does, the question is the
-reading put plainly as a question, clumsy but true.
+With `readable` (ScoutConfig.qgen_readable, off by default) the prompt shows a fluent reading ("the course of the
+student X", not "the enrolled of"), and a candidate must say every step of its program (engine.bootstrap.faithful:
+each entity, relation walked and operator has words, and it has a main verb) before inverse consistency may choose
+it; where none does, the question is the reading put plainly as a question, clumsy but true. By eye it writes far
+better questions (bench/qgen_eye_<kg>_fast.md), but its corpora cost check F1 on two dev KGs (BENCHMARKS.md,
+"Readable questions"), so it is not the default.
 
 The few-shot examples are about a made-up library KG, so nothing about the user's
 KG or any benchmark leaks in: generation stays zero-shot.
@@ -64,8 +67,11 @@ GENERIC_EXAMPLES = (
         "the genre of albums performed by Miles Davis",
         "what genres are the albums by miles davis?",
     ),
-    # Shapes the 0.5B model wrote badly (bench/qgen_eye_*.md): a count of a set's objects came out with no verb
-    # ("how many writers of books ...?"), a shared value lost its middle step.
+)
+
+# Shown only with `readable` on: shapes the 0.5B model wrote badly (bench/qgen_eye_*.md): a count of a set's
+# objects came out with no verb ("how many writers of books ...?"), a shared value lost its middle step.
+READABLE_EXAMPLES = GENERIC_EXAMPLES + (
     (
         '(COUNT (JOIN (R written_by) (JOIN has_genre "Fantasy")))',
         "the number of writers of books whose genre is Fantasy",
@@ -129,9 +135,10 @@ class QuestionGenerator:
 
     def __init__(self, llm: QuestionModel, schema: Schema, beams: int = 10, max_new_tokens: int = 32,
                  context: int = -1, on_stage: Callable[[str], None] | None = None,
-                 on_written: Callable[[str], None] | None = None, faithful: bool = True):
+                 on_written: Callable[[str], None] | None = None, readable: bool = False):
         self.llm, self.schema, self.beams, self.max_new_tokens = llm, schema, beams, max_new_tokens
-        self.context, self.faithful = context, faithful
+        self.context, self.readable = context, readable
+        self.examples = READABLE_EXAMPLES if readable else GENERIC_EXAMPLES
         self.on_stage = on_stage or (lambda stage: None)
         self.on_written = on_written  # each program whose beam search ended, as it ends: progress per program
         self.clock: StageClock = getattr(llm, "clock", None) or StageClock()
@@ -139,18 +146,18 @@ class QuestionGenerator:
 
     # ------------------------------------------------------------ prompts
     def reading(self, program: str) -> str:
-        return verbalize(parse(program), self.schema, fluent=True)
+        return verbalize(parse(program), self.schema, fluent=self.readable)
 
     def generation_prompt(self, program: str, earlier: list[tuple[str, str]]) -> str:
         """Few-shot as chat turns: the made-up examples, then the sub-programs' own pairs."""
-        history = [(f"Query: {r}", q) for _, r, q in GENERIC_EXAMPLES]
+        history = [(f"Query: {r}", q) for _, r, q in self.examples]
         history += [(f"Query: {self.reading(p)}", q) for p, q in earlier]
         terms = "; ".join(schema_lines(parse(program), self.schema))
         return self.llm.chat_prompt(SYSTEM, f"Terms: {terms}\nQuery: {self.reading(program)}", history=history)
 
     def inverse_prompt(self, question: str) -> str:
         """The "question -> query reading" prompt, up to where the program's reading would start."""
-        history = [(f"Question: {q}", r) for _, r, q in GENERIC_EXAMPLES]
+        history = [(f"Question: {q}", r) for _, r, q in self.examples]
         return self.llm.chat_prompt(INVERSE_SYSTEM, f"Question: {question}", history=history)
 
     # ------------------------------------------------------------ generation
@@ -222,7 +229,7 @@ class QuestionGenerator:
         self._say_plainly(plain)
 
     def says_every_step(self, program: str, question: str) -> bool:
-        return not self.faithful or says_every_step(parse(program), question, self.schema)
+        return not self.readable or says_every_step(parse(program), question, self.schema)
 
     def _say_plainly(self, programs: list[str]) -> None:
         """Where no beam said every step, the reading put as a question (one batched scoring for its IC score)."""
