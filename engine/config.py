@@ -92,10 +92,10 @@ class ScoutConfig:
     qgen_context: int = field(default=1, metadata={"help": "sub-program questions shown as least-to-most "
                                                      "context (-1: all; programs of 1-2 relations: none)"})
     # Readable questions (engine.bootstrap.faithful): a fluent reading in the prompt, and a beam candidate kept only
-    # where it says every step of its program and has a main verb, else the reading put as a question. By eye,
-    # with 2 beams and no context, 202 of 240 sampled questions grammatical and faithful against 123 (bench/
-    # qgen_eye_<kg>_fast.md), at 5,300-6,300 programs an hour against ~3,000. Off: its budget-150 corpora took check
-    # F1 down on worldcup (98.4 -> 97.7) and PQL-3H (84.0 -> 81.3) (BENCHMARKS.md, "Readable questions", session 23).
+    # where it says every step of its program and has a main verb, else the reading put as a question. With 2 beams
+    # and no context: by eye 202 of 240 sampled questions grammatical and faithful against 123 (bench/
+    # qgen_eye_<kg>_fast.md), 5,050-6,280 programs an hour against ~3,000. Off: its budget-150 corpora took check F1
+    # down on worldcup, PQL-3H, MetaQA and university (macro 90.6 -> 88.4; BENCHMARKS.md, "Readable questions").
     qgen_readable: bool = field(default=False, metadata={"help": "fluent readings, and keep only questions that say "
                                                         "every step (else the reading as a question)"})
     # --- reasoning (method.md step 3)
