@@ -41,7 +41,7 @@ READINGS = [
     ('(COUNT (JOIN (R directed_by) "Alien"))', "the number of directors of the movie Alien"),
     ('(JOIN written_by "Ridley Scott")', "movies written by Ridley Scott"),
     ('(COUNT (JOIN written_by "Ridley Scott"))', "the number of movies written by Ridley Scott"),
-    ('(JOIN directed_by (JOIN (R directed_by) "Alien"))', "movies whose director is the director of the movie Alien"),
+    ('(JOIN directed_by (JOIN (R directed_by) "Alien"))', "movies directed by the director of the movie Alien"),
 ]
 # Readable: a shared value keeps its middle step in words the model repeats (bench/qgen_eye_*.md)
 FLUENT_READINGS = [
