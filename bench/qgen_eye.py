@@ -150,7 +150,7 @@ def count_line(kg: str, path: Path) -> str:
             + (f"; {blank} not judged yet" if blank else f"; failed: {kinds}"))
 
 
-def rewrite(kg: str, folder: Path, sample: list[CorpusRecord], readings: list[str], tag: str, seed: int) -> list[str]:
+def rewrite(kg: str, folder: Path, sample: list[CorpusRecord], tag: str) -> list[str]:
     """The sample's questions written again here; judgments carried over from any table of the KG where the same."""
     from engine.bootstrap.qgen import QuestionGenerator
     from engine.lm.llm import LLM
@@ -237,9 +237,7 @@ def main() -> None:
             if not args.tag:
                 raise SystemExit("rewrite needs --tag: the untagged table holds the corpus' own questions")
             sample = sample[: args.first]
-            kg_obj = KnowledgeGraph.open(SPECS[kg].kg, ScoutConfig())
-            readings = [verbalize(parse(r.program), kg_obj.schema) for r in sample]
-            rewrite(kg, folder, sample, readings, args.tag, args.seed)
+            rewrite(kg, folder, sample, args.tag)
             print(count_line(kg, table_path(kg, args.tag)), flush=True)
             continue
         if path.exists() and any(a or b for a, b in judged(path)) and not args.force:
