@@ -69,6 +69,8 @@ def test_class_labels_that_name_people(label: str, people: bool) -> None:
         ("give me the ridley scott movies", {"movie"}),
         ("who are the ridley scott movies", {"movie"}),  # "who are the" + class
         ("name ridley scott 's genre", {"genre"}),  # the possessive chain's own rule
+        ("what is the genre of ridley scott 's movies ?", {"genre"}),  # the chain sits in an of-phrase: its head
+        ("which of ridley scott 's movies ?", {"movie"}),  # "which of": no noun governs the chain
         ("ridley scott movies released after alien", {"movie"}),  # a question that opens with its noun phrase
         ("latest ridley scott movies", {"movie"}),
         ("the release year of ridley scott movies", set()),  # "of": the noun phrase is not the answer
