@@ -58,6 +58,15 @@ class Sample:
     threads: int
 
 
+def kept_states(llm) -> str:
+    """What the LLM keeps between answers: encoded prompt prefixes (an LRU) and kept heads, with their KV bytes."""
+    def mib(states) -> float:
+        return sum(layer.keys.nbytes + layer.values.nbytes for _, cache, _ in states for layer in cache.layers) / 2**20
+    prefixes, heads = list(llm._prefixes.values()), list(llm._heads.values())
+    return (f"LLM keeps {len(prefixes)} prefixes ({mib(prefixes):,.0f} MiB of KV, {sum(p for p, _, _ in prefixes):,} "
+            f"tokens) and {len(heads)} heads ({mib(heads):,.0f} MiB)")
+
+
 def write(args, samples: list[Sample], latencies: list[float], p95: float, config) -> None:
     from bench.report import append_section
     from ui.app import CHAT_CONCURRENCY
@@ -188,6 +197,7 @@ def main() -> None:
             print(f"{stat.size_diff / 2**20:+8.2f} MiB {stat.count_diff:+7d} blocks")
             for line in stat.traceback.format()[-8:]:
                 print("      " + line)
+    print(kept_states(hub.scout.llm()))
     import resource
 
     usage = resource.getrusage(resource.RUSAGE_SELF)

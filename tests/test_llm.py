@@ -234,6 +234,28 @@ def test_a_prompt_gets_the_same_beams_alone_or_in_a_batch(tiny32):
         assert [b.logprob for b in row_b] == pytest.approx([b.logprob for b in row_a], abs=1e-3)
 
 
+def test_the_prompt_held_once_gives_the_numbers_of_a_copy_per_row(tiny, monkeypatch):
+    """engine.lm.shared_prefix: the rows attend to the same keys and values as with a copy of the prompt each, so
+    beams, their scores and the scores of continuations are the same, to the bit, in the app's bf16."""
+    import copy
+
+    from engine.lm import generate, llm
+
+    prefix = tiny.chat_prompt("Answer with one short question only.", "Write a question about films.")
+    prefix = prefix[: prefix.rfind("\n") + 1]
+    suffixes = ["Say yes.\n", "Write a long question about the films of a director and their actors.\n"]
+
+    def run():
+        fresh = LLM(tiny.model, tiny.tokenizer, LLMConfig(max_batch=2))
+        beams = fresh.beam_search(prefix, suffixes, num_beams=3, max_new_tokens=12)
+        return [[(b.text, b.logprob) for b in row] for row in beams], fresh.score(PREFIX, CONTINUATIONS)
+
+    shared = run()
+    monkeypatch.setattr(generate, "shared_prefix_cache", copy.deepcopy)
+    monkeypatch.setattr(llm, "shared_prefix_cache", copy.deepcopy)
+    assert run() == shared
+
+
 def test_chat_prompt_ends_at_assistant_turn(tiny):
     text = tiny.chat_prompt("sys", "hello", assistant_prefix="Question:")
     assert text.endswith("<|im_start|>assistant\nQuestion:") and "hello" in text

@@ -8,7 +8,6 @@ bootstrap's concern alone; the reasoner only scores.
 
 from __future__ import annotations
 
-import copy
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -16,6 +15,7 @@ from typing import Callable, Iterable
 import torch
 
 from . import compute
+from .shared_prefix import shared_prefix_cache
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class BeamGeneration:
                 ids[b, : len(r)] = torch.tensor(r)
                 mask[b, P : P + len(r)] = 1
             with compute.turn():
-                cache = copy.deepcopy(prefix_cache)
+                cache = shared_prefix_cache(prefix_cache)  # the prompt held once, not per row (engine.lm.shared_prefix)
                 cache.batch_repeat_interleave(B)
                 hidden = self._hidden(
                     ids,

@@ -34,6 +34,7 @@ from . import compute
 from .clock import StageClock
 from .generate import Beam, BeamGeneration
 from .models import DEFAULT_MODEL, load_model
+from .shared_prefix import shared_prefix_cache
 
 # transformers 5.24 renamed the forward argument `past_key_values` to `cache` and says so with a FutureWarning per
 # model class and call site (42 lines at an app's first start: the lexicon's and namer's prompts, then the
@@ -45,6 +46,11 @@ warnings.filterwarnings("ignore", message=r"`past_key_values` is deprecated and 
 __all__ = ["Beam", "LLM", "LLMConfig"]
 
 MAX_HEADS = 8  # kept prefix heads (one or two per open KG)
+# Rows of the vocabulary head computed at once when scoring. A batch of 16 programs' readings is some 500 scored
+# tokens: their logits were 500 x 151,936 floats, ~300 MB at a time (with the bf16 copy and the log-sum-exp, more),
+# allocated and freed per batch. 128 rows is ~80 MB; the numbers are the same to the bit (Qwen2.5-Coder-0.5B, bf16,
+# chunks of 64/128/256 against all 700 rows at once, session 24).
+HEAD_ROWS = 128
 
 
 @dataclass(frozen=True)
@@ -216,7 +222,7 @@ class LLM(BeamGeneration):
                 ids = torch.tensor([[t for c in batch for t in c]])  # (1, N)
                 positions = torch.tensor([[P + t for c in batch for t in range(len(c))]])  # (1, N)
                 with compute.turn():
-                    cache = copy.deepcopy(prefix_cache)  # the forward pass appends to it; keep the LRU's intact
+                    cache = shared_prefix_cache(prefix_cache)  # appended to; the LRU's stays intact, uncopied
                     hidden = self._hidden(
                         ids,
                         attention_mask=self._packed_mask(P, batch),
@@ -258,11 +264,11 @@ class LLM(BeamGeneration):
                 targets.append(c[t])
                 owner.append(b)
             offset += len(c)
-        if rows:
-            logits = self._head(hidden[torch.tensor(rows)]).float()  # (R, V)
-            logp = logits.gather(-1, torch.tensor(targets, device=logits.device)[:, None]).squeeze(-1)
-            logp = (logp - logits.logsumexp(-1)).tolist()  # (R,)
-            for b, value in zip(owner, logp):
+        for i in range(0, len(rows), HEAD_ROWS):  # a few rows at a time: the head's (R, V) floats are big
+            logits = self._head(hidden[torch.tensor(rows[i : i + HEAD_ROWS])]).float()  # (<= HEAD_ROWS, V)
+            chosen = torch.tensor(targets[i : i + HEAD_ROWS], device=logits.device)[:, None]
+            logp = (logits.gather(-1, chosen).squeeze(-1) - logits.logsumexp(-1)).tolist()
+            for b, value in zip(owner[i : i + HEAD_ROWS], logp):
                 means[b] += value
         for b, token in firsts:
             means[b] += float(next_logp[token])
