@@ -20,13 +20,13 @@ import ctypes.util
 import functools
 import os
 
-# What else kept the RSS of the app climbing while a bootstrap wrote questions (python /tmp/bootmem.py, the tiny
-# film KG alone, budget 150, session 24): glibc's bytes in use rose from 318 to 511 MiB over 126 programs and fell
+# What else kept the RSS of the app climbing while a bootstrap wrote questions (python -m bench.bootstrap_memory, the
+# tiny film KG alone, budget 150, session 24): glibc's bytes in use rose from 318 to 511 MiB over 126 programs and fell
 # back only when the job ended. They were oneDNN's primitive cache: torch's bf16 matmuls compile a primitive per
 # shape and keep up to 1,024, and a batched beam search meets new shapes at every step (rows leave the batch,
 # prompts differ in length). With the cache off, bytes in use stayed 299-391 MiB, but a batch of 32 programs took
 # 80.1 s instead of 39.7 s and wrote other beams (every primitive made again, the weights reordered for it). 64
-# kept the same beams in 41.1 s (/tmp/beamab.py, worldcup, 32 programs, session 24).
+# kept the same beams in 41.1 s (python -m bench.bootstrap_memory --batch, 32 WorldCup programs, session 24).
 PRIMITIVE_CACHE_CAPACITY = 64
 # Blocks of 1 MiB and more are mapped on their own and unmapped when freed, instead of glibc's threshold rising to
 # 32 MB after the first big free and every tensor under it staying in the arenas: `python -m bench.load_memory
