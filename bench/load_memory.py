@@ -212,6 +212,9 @@ def main() -> None:
         write(args, samples, latencies, p95, config)
     for job in list(hub._jobs.values()):
         job.stop.set()
+        job.thread.join()
+    if args.bootstrap:
+        copy.unlink(missing_ok=True)  # the probe's copy of the tiny KG
 
 
 if __name__ == "__main__":

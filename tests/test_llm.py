@@ -11,6 +11,7 @@ SmolLM2 (~0.005 on Qwen 0.5B), so the bf16 comparison only checks they stay clos
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -200,6 +201,30 @@ def test_passes_take_turns_first_come_first_served():
         t.join()
     assert order == [0, 1, 2, 3, 4]
     assert max(overlap) == 1
+    assert turns.waiting == 0
+
+
+def test_a_background_pass_waits_for_every_chat_pass():
+    """A bootstrap's passes (compute.background) run only when no chat pass waits, whoever asked first."""
+    from engine.lm.compute import background
+
+    turns, order = Turns(), []
+
+    def run_pass(name: str, in_background: bool) -> None:
+        with background() if in_background else contextlib.nullcontext():
+            with turns:
+                order.append(name)
+
+    with turns:  # held while a background pass, then two chat passes queue
+        threads = []
+        for i, (name, bg) in enumerate([("bootstrap", True), ("chat 1", False), ("chat 2", False)]):
+            threads.append(threading.Thread(target=run_pass, args=(name, bg)))
+            threads[-1].start()
+            while turns.waiting < i + 2:
+                time.sleep(0.001)
+    for t in threads:
+        t.join()
+    assert order == ["chat 1", "chat 2", "bootstrap"]
     assert turns.waiting == 0
 
 

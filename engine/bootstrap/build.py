@@ -16,6 +16,7 @@ from typing import Callable
 from kg_adapters.base import StoreFault
 
 from engine.config import ScoutConfig
+from engine.lm.compute import in_background
 from engine.lm.memory import release_freed_memory
 from engine.programs.kg import KnowledgeGraph
 
@@ -106,6 +107,7 @@ def _embedder(config: ScoutConfig):
     return Embedder.load(config.embedder)
 
 
+@in_background  # beside chat, a bootstrap's model passes wait for the questions' (engine.lm.compute)
 def bootstrap(
     kg: KnowledgeGraph,
     out: str | Path,

@@ -1,4 +1,4 @@
-"""Give the memory a finished answer freed back to the operating system, and keep native caches from holding it.
+"""Give the memory a finished answer freed back to the operating system, and keep oneDNN's cache from holding it.
 
 Each answer allocates a few hundred MB of tensors (copies of a prefix's KV cache, packed continuations, the
 vocabulary head's rows) and frees them at the end. glibc's malloc keeps freed blocks below its mmap threshold
@@ -28,12 +28,11 @@ import os
 # 80.1 s instead of 39.7 s and wrote other beams (every primitive made again, the weights reordered for it). 64
 # kept the same beams in 41.1 s (python -m bench.bootstrap_memory --batch, 32 WorldCup programs, session 24).
 PRIMITIVE_CACHE_CAPACITY = 64
-# Blocks of 1 MiB and more are mapped on their own and unmapped when freed, instead of glibc's threshold rising to
-# 32 MB after the first big free and every tensor under it staying in the arenas: `python -m bench.load_memory
-# --bootstrap --questions 32` saw RSS +35% with the rising threshold (1,902 -> 2,562 MiB) and +21% with 1 MiB
-# (1,889 -> 2,290), 10.77 and 10.81 answers a minute (session 24, alone).
-MMAP_THRESHOLD = 1 << 20
-_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+# Not done: a fixed mmap threshold of 1 MiB (big blocks unmapped as they are freed) cut RSS growth under chat load
+# with a bootstrap from +35% to +21% before the bound above; with the bound and chat first (engine.lm.compute) it
+# was +14.7% against +15.7% for a fixed 32 MiB (`python -m bench.load_memory --bootstrap --questions 32`, session
+# 24), and it made scoring slower (page faults on every big tensor): scoring 48 programs after a 12-exemplar
+# prompt, in one process, took a median 4.9-5.5 s over four runs against 4.4-5.1 s over three (session 24).
 
 
 @functools.lru_cache(maxsize=1)
@@ -53,16 +52,10 @@ def _trim():
     return trim
 
 
-def bound_native_memory() -> bool:
-    """Keep the native allocators from holding on to memory: oneDNN's primitive cache bounded to
-    PRIMITIVE_CACHE_CAPACITY (unless the environment says otherwise; read when torch first runs a bf16 matmul, so
-    call this before) and big blocks unmapped when freed. True where glibc took the setting."""
+def bound_native_memory() -> None:
+    """Bound oneDNN's primitive cache to PRIMITIVE_CACHE_CAPACITY, unless the environment already says how big.
+    oneDNN reads the setting when torch first runs a bf16 matmul: call this before (engine.lm does on import)."""
     os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(PRIMITIVE_CACHE_CAPACITY))
-    mallopt = getattr(_libc(), "mallopt", None)
-    if mallopt is None or "MALLOC_MMAP_THRESHOLD_" in os.environ:
-        return False
-    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD))
 
 
 def release_freed_memory() -> bool:
