@@ -1,11 +1,11 @@
 """A KV cache for many rows that continue one prompt: the prompt's keys and values are held once, not per row.
 
 A batched beam search (engine.lm.generate) runs B programs x K beams after one few-shot prompt. transformers'
-DynamicCache holds every row's copy of the prompt: with a 0.5B Qwen (24 layers, 2 KV heads of 64) that is
-24.6 KB a token for 96 rows, so a prompt of some 800 tokens weighed about a GB for each batch of the bootstrap,
-and every decoding step copied it twice more (the concatenation of the new token, the reorder of the beams).
-Under chat load the app's RSS rose and fell by about that much with each batch (BENCHMARKS.md, "Chat under
-load over HTTP").
+DynamicCache holds every row's copy of the prompt: with a 0.5B Qwen (24 layers, 2 KV heads of 64, bf16) that is
+12 KB a token per row, so the bootstrap's shared prompt of 222 tokens weighed some 250 MB for a batch of 32
+programs x 3 beams, and every decoding step copied it twice more (the concatenation of the new token, the reorder
+of the beams). Held once, a batch of 32 WorldCup programs peaked 130 MB lower (+950 against +1,080 MiB) in 38.6 s
+against 40.1 s (BENCHMARKS.md, "Issue 29, session 24"). Scoring uses it too: one copy of the prompt less per batch.
 
 Here each layer keeps the prompt once, (1, H, P, D), and only the rows' own tokens per row. Attention still
 needs (rows, H, P + T, D): it is built per layer as it is asked for and dropped when the layer is done, so one
