@@ -60,7 +60,12 @@ class LLMConfig:
     device: str | None = None  # None: cuda if available, else cpu
     dtype: str | None = None  # "bfloat16" | "float32" | None (bfloat16)
     max_batch: int = 16  # continuations per forward pass in score()
-    prefix_cache_size: int = 8  # prefixes whose KV cache is kept
+    # Prefixes whose KV cache is kept (past a kept head, so a few hundred tokens each: 32 held 130 MiB). 8 thrashed
+    # under chat load: 4 questions reasoned at once each score after two prompts (forward, inverse) at every step,
+    # so a prompt was often evicted and encoded again. `python -m bench.load_memory --sessions 8 --questions 32`
+    # (in process, no bootstrap, session 24, alone): 14.54 and 13.93 answers a minute with 8, p95 57-66 s; 16.00
+    # with 32, p95 39.1 s, the same programs; one session alone 16.60.
+    prefix_cache_size: int = 32
     num_threads: int | None = None  # torch.set_num_threads, only when given
 
 
