@@ -16,12 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import psutil
 
-from bench.load import TINY_KG
+from bench.load import fresh_tiny_kg
 from bench.load_memory import heap, kept_states
 from engine.config import ScoutConfig
 from engine.lm.memory import release_freed_memory
@@ -32,10 +34,8 @@ def alone(seconds: float) -> None:
     from ui.state import Hub
 
     hub = Hub(Scout(ScoutConfig(answer_memo=False)))
-    copy = TINY_KG.parent / f".probe-{os.getpid()}.psv"
-    copy.write_text(TINY_KG.read_text() + f"\nprobe run|noted at|{time.time():.0f}\n")
-    try:
-        job, _ = hub.start_bootstrap(hub.open(str(copy)), 150, None)
+    with tempfile.TemporaryDirectory(prefix="kgscout-bootstrap-memory-") as scratch:
+        job, _ = hub.start_bootstrap(hub.open(str(fresh_tiny_kg(Path(scratch), "probe"))), 150, None)
         proc, start = psutil.Process(), time.monotonic()
         while job.thread.is_alive() and time.monotonic() - start < seconds:
             time.sleep(5)
@@ -46,8 +46,6 @@ def alone(seconds: float) -> None:
                   f"{p.phase if p else ''}", flush=True)
         job.stop.set()
         job.thread.join()
-    finally:
-        copy.unlink(missing_ok=True)
     release_freed_memory()
     print(f"after the job, trimmed: RSS {proc.memory_info().rss / 2**20:,.0f} MiB, in use {heap()[0]:,.0f} MiB")
     print(kept_states(hub.scout.llm()))

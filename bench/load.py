@@ -120,12 +120,19 @@ def alone(url: str, asked: list[str]) -> Run:
     return run
 
 
+def fresh_tiny_kg(folder: Path, name: str) -> Path:
+    """A copy of the tiny film KG with one triple added, so that its store and corpus are new and a bootstrap of it
+    has work to do."""
+    copy = folder / f"{name}-{os.getpid()}-{int(time.time())}.psv"
+    copy.write_text(TINY_KG.read_text() + f"\n{name} run|noted at|{time.time():.0f}\n")
+    return copy
+
+
 def bootstrap_session(url: str, scratch: Path, budget: int):
     """Upload a fresh copy of the tiny film KG and start its bootstrap; the job that follows it."""
     from gradio_client import Client, handle_file
 
-    copy = scratch / f"load-films-{os.getpid()}-{int(time.time())}.psv"
-    copy.write_text(TINY_KG.read_text() + f"\nbench load run|noted at|{time.time():.0f}\n")
+    copy = fresh_tiny_kg(scratch, "load-films")
     client = Client(url, verbose=False)
     client.predict(handle_file(str(copy)), api_name="/run")
     job = client.submit(budget, "", api_name="/bootstrap")  # streams the progress while the server works

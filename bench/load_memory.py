@@ -19,12 +19,13 @@ import argparse
 import ctypes
 import gc
 import json
-import os
 import statistics
+import tempfile
 import threading
 import time
 import tracemalloc
 from dataclasses import dataclass
+from pathlib import Path
 
 import psutil
 import torch
@@ -141,12 +142,11 @@ def main() -> None:
     t_load = time.perf_counter()
     ask(h.new_state(), asked[0])  # warm-up: models, label index, prefix heads
     print(f"warm-up answer after {time.perf_counter() - t_load:.1f} s", flush=True)
+    scratch = tempfile.TemporaryDirectory(prefix="kgscout-load-memory-")  # removed when the probe ends
     if args.bootstrap:
-        from bench.load import TINY_KG
+        from bench.load import fresh_tiny_kg
 
-        copy = TINY_KG.parent / f".probe-{os.getpid()}.psv"
-        copy.write_text(TINY_KG.read_text() + f"\nprobe run|noted at|{time.time():.0f}\n")
-        key = hub.open(str(copy))
+        key = hub.open(str(fresh_tiny_kg(Path(scratch.name), "probe")))
         hub.start_bootstrap(key, 150, None)
     gc.collect()
     if args.tracemalloc:
@@ -213,8 +213,7 @@ def main() -> None:
     for job in list(hub._jobs.values()):
         job.stop.set()
         job.thread.join()
-    if args.bootstrap:
-        copy.unlink(missing_ok=True)  # the probe's copy of the tiny KG
+    scratch.cleanup()
 
 
 if __name__ == "__main__":

@@ -251,10 +251,7 @@ def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:
     function words; a wh-word, a verb of "be"/"do" or a preposition ("population of ... countries") says the
     noun is not the answer. Only where no wh-word asks for something else: "the films written by X were in which
     genres" asks for genres."""
-    before = text[: noun.start]
-    for other in reversed(linking.mentions):  # the names in the phrase modify the noun
-        if other.end <= noun.start and other.kind != "class":
-            before = before[: other.start] + " " + before[other.end :]
+    before = _names_blanked(text, linking, noun.start)  # the names in the phrase modify the noun
     words = re.findall(r"[a-z]+", before.lower())
     return all(w not in STOP or w in ARTICLES or w == "all" or is_superlative(w) for w in words)
 
@@ -308,11 +305,17 @@ def _governed_by_of(text: str, linking: Linking, noun: Mention) -> bool:
     head "album" is asked for, not "artist". Names are left out, since an "of" inside one ("Bank of X") is not
     the question's. On PathQuestion's "what is the <r3> of <r2> of X 's <r1> ?" (reasoner v38, tune half) seven of
     nineteen misses ranked first a one-hop reading answering with the <r1> noun's class."""
-    before = text[: noun.start]
-    for mention in sorted(linking.mentions, key=lambda m: m.start, reverse=True):
-        if mention.kind == "entity" and mention.end <= noun.start:
-            before = before[: mention.start] + " " + before[mention.end :]
+    before = _names_blanked(text, linking, noun.start)
     return any(word.lower() not in STOP for word in re.findall(r"\b([a-z][\w-]*)\s+of\s", before, re.IGNORECASE))
+
+
+def _names_blanked(text: str, linking: Linking, end: int) -> str:
+    """The question up to `end`, each name and value in it (a mention that is no class noun) blanked out."""
+    before = text[:end]
+    for other in reversed(linking.mentions):  # sorted by start (linker): blanking from the end keeps the offsets
+        if other.end <= end and other.kind != "class":
+            before = before[: other.start] + " " + before[other.end :]
+    return before
 
 
 def _before_noun(text: str, linking: Linking, noun: Mention) -> str:

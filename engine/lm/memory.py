@@ -36,17 +36,13 @@ PRIMITIVE_CACHE_CAPACITY = 64
 
 
 @functools.lru_cache(maxsize=1)
-def _libc():
+def _trim():
     name = ctypes.util.find_library("c")
     try:
-        return ctypes.CDLL(name) if name else None
+        libc = ctypes.CDLL(name) if name else None
     except OSError:
         return None
-
-
-@functools.lru_cache(maxsize=1)
-def _trim():
-    trim = getattr(_libc(), "malloc_trim", None)
+    trim = getattr(libc, "malloc_trim", None)
     if trim is not None:
         trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
     return trim
