@@ -208,7 +208,7 @@ def test_a_background_pass_waits_for_every_chat_pass():
     """A bootstrap's passes (compute.background) run only when no chat pass waits, whoever asked first."""
     from engine.lm.compute import background
 
-    turns, order = Turns(), []
+    turns, order = Turns(quiet_s=0.0), []
 
     def run_pass(name: str, in_background: bool) -> None:
         with background() if in_background else contextlib.nullcontext():
@@ -226,6 +226,41 @@ def test_a_background_pass_waits_for_every_chat_pass():
         t.join()
     assert order == ["chat 1", "chat 2", "bootstrap"]
     assert turns.waiting == 0
+
+
+def test_a_background_pass_waits_until_chat_falls_quiet():
+    """While people chat a bootstrap pauses: its pass starts only once no chat pass has run for quiet_s, counted
+    from the last one, and the app can tell that it is held."""
+    from engine.lm.compute import background
+
+    turns, ended, started = Turns(quiet_s=0.3), {}, {}
+
+    def chat_pass(name: str) -> None:
+        with turns:
+            time.sleep(0.01)
+        ended[name] = time.monotonic()
+
+    def bootstrap_pass() -> None:
+        with background(), turns:
+            started["bootstrap"] = time.monotonic()
+
+    chat_pass("first")
+    bootstrap = threading.Thread(target=bootstrap_pass)
+    bootstrap.start()
+    time.sleep(0.15)
+    assert turns.background_held and "bootstrap" not in started
+    chat_pass("second")  # chat again before the quiet time is over: the bootstrap waits 0.3 s from here
+    bootstrap.join()
+    assert started["bootstrap"] - ended["second"] >= 0.3 - 0.02  # ended is stamped just after the pass's exit
+    assert not turns.background_held and turns.waiting == 0
+
+
+def test_a_background_pass_runs_at_once_when_nobody_chats():
+    from engine.lm.compute import background
+
+    turns = Turns(quiet_s=60.0)
+    with background(), turns:  # no chat pass has ever run: no wait
+        assert turns.waiting == 1
 
 
 def test_empty_continuation_is_an_error(tiny):

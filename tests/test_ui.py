@@ -193,6 +193,12 @@ def test_progress_after_cancel_says_cancelled_and_drops_the_eta():
     assert "Cancelled (press Start" in render.result_html(BootstrapResult(Path("."), 150, 64, False), cancelled=True)
 
 
+def test_progress_while_chat_goes_first_says_paused_and_drops_the_eta():
+    paused = render.progress_html(Progress("questions", 40, 150, 20.0), paused=True)
+    assert "Paused while questions are answered" in paused and "ETA" not in paused and "40 / 150 programs" in paused
+    assert "Paused" not in render.progress_html(Progress("stopped", 64, 150, 30.0), running=False, paused=True)
+
+
 def test_result_markdown_gives_the_message_when_there_is_no_answer():
     none = result(program=None, sparql=None, answers=(), alternatives=(), message="Nothing is labelled \"Xyz\".")
     assert "Nothing is labelled" in render.result_markdown(none)

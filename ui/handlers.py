@@ -532,8 +532,11 @@ class Handlers:
             bar = render.result_html(job.result, elapsed_s=end - job.started, cancelled=job.cancelled)
         else:
             since = time.monotonic() - job.progress_at if job.running and job.progress is not None else 0.0
+            from engine.lm.compute import background_held
+
             bar = render.progress_html(job.progress, running=job.running, elapsed_s=end - job.started,
-                                       since_s=since, cancelling=job.cancelled)
+                                       since_s=since, cancelling=job.cancelled,
+                                       paused=job.running and background_held())
         return f'<div class="kgs-job" data-kg="{html.escape(job.key)}">{bar}</div>'
 
     def start_bootstrap(self, budget, model, state: SessionState) -> Iterator[tuple]:

@@ -455,12 +455,13 @@ STAGES = {
 
 
 def progress_html(progress, running: bool = True, elapsed_s: float | None = None, since_s: float = 0.0,
-                  cancelling: bool = False) -> str:
+                  cancelling: bool = False, paused: bool = False) -> str:
     """A progress bar with programs done, rate and ETA, for an `engine.bootstrap.Progress`.
 
     `elapsed_s`: the whole job's time so far (Progress.elapsed_s restarts with each phase). `since_s`: how long
     ago the progress was reported, so the ETA counts down between reports instead of standing still.
     `cancelling`: Cancel was pressed and the job finishes its batch; no ETA then, it will not run to the end.
+    `paused`: the bootstrap waits while people chat (engine.lm.compute); no ETA then, it would only climb.
     """
     if progress is None:
         facts = f"{duration(elapsed_s)} elapsed" if elapsed_s else ""
@@ -474,12 +475,14 @@ def progress_html(progress, running: bool = True, elapsed_s: float | None = None
         message = ""  # already the title
     if cancelling and running:
         title, message = "Cancelling: finishing the programs under way…", ""
+    elif paused and running:
+        title, message = "Paused while questions are answered: chat goes first", ""
     rate = getattr(progress, "rate_per_hour", 0.0) or 0.0
     eta = getattr(progress, "eta_s", None)
     facts = [f"{done:,} / {total:,} programs"]
     if phase in ("questions", "stopped", "done") and rate:
         facts.append(f"{rate:,.0f} per hour")
-    if phase in ("explore", "questions") and running and not cancelling:
+    if phase in ("explore", "questions") and running and not cancelling and not paused:
         facts.append(f"ETA {duration(max(0.0, eta - since_s))}" if eta is not None else "ETA estimating…")
     elapsed = elapsed_s if elapsed_s is not None else getattr(progress, "elapsed_s", None)
     if elapsed is not None:

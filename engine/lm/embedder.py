@@ -101,20 +101,20 @@ class Embedder:
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:  # never held while a pass waits for its turn (engine.lm.compute)
+            known = {t: self._memo[t] for t in texts if t in self._memo}
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        fresh = dict(zip(missing, self._encode_raw(missing))) if missing else {}
+        for vec in fresh.values():
+            vec.setflags(write=False)
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._memo))
-            if missing:
-                fresh = self._encode_raw(missing)
-                for text, vec in zip(missing, fresh):
-                    vec.setflags(write=False)
-                    self._memo[text] = vec
-            rows = []
-            for text in texts:
-                vec = self._memo[text]
-                self._memo.move_to_end(text)
-                rows.append(vec)
+            for text in known:
+                if text in self._memo:
+                    self._memo.move_to_end(text)
+            self._memo.update(fresh)
             while len(self._memo) > self._memo_size:
                 self._memo.popitem(last=False)
+        rows = [known[t] if t in known else fresh[t] for t in texts]
         return np.stack(rows).astype(np.float32, copy=True)
 
     def similarity(self, query: str, texts: list[str]) -> np.ndarray:

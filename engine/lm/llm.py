@@ -147,51 +147,58 @@ class LLM(BeamGeneration):
         """Encode `head` once and keep it (outside the LRU): any later prefix that starts with it,
         up to a newline, is encoded from there on. The reasoner's instructions and schema are the
         same for every question, so each question pays only for its exemplars and its own words."""
-        with self._lock, torch.inference_mode():
+        with self._lock:
+            if head in self._heads:
+                return
+        state = self._encode_state(head, None)  # unlocked: it waits for its turn (engine.lm.compute)
+        with self._lock:
             if head not in self._heads:
                 if len(self._heads) >= MAX_HEADS:
                     self._heads.pop(next(iter(self._heads)))  # the oldest
-                self._heads[head] = self._encode_state(head, None)
+                self._heads[head] = state
 
     def _prefix_state(self, prefix: str) -> tuple:
         """(P, KV cache of the prefix for batch 1, log-probs of the token after it (V,)), from the LRU.
 
-        Callers must never change the returned cache (they extend deep copies of it): other threads
-        may be reading it at the same time."""
-        with self._lock, torch.inference_mode():
-            return self._cached_prefix_state(prefix)
-
-    def _cached_prefix_state(self, prefix: str) -> tuple:
-        state = self._prefixes.get(prefix)
-        if state is not None:
+        The caches are locked only to look up and to store, never while a pass waits for its turn: a paused
+        bootstrap must not hold a lock a chat question needs (engine.lm.compute). Two threads that miss the
+        same prefix at once both encode it; the states are equal. Callers must never change the returned cache
+        (they extend deep copies of it): other threads may be reading it at the same time."""
+        with self._lock:
+            state = self._prefixes.get(prefix)
+            if state is not None:
+                self._prefixes.move_to_end(prefix)
+                return state
+            head = max((h for h in self._heads if prefix.startswith(h) and h.endswith("\n") and h != prefix),
+                       key=len, default=None)
+            start = (head, self._heads[head]) if head is not None else None
+        state = self._encode_state(prefix, start)
+        with self._lock:
+            self._prefixes[prefix] = state
             self._prefixes.move_to_end(prefix)
-            return state
-        head = max((h for h in self._heads if prefix.startswith(h) and h.endswith("\n") and h != prefix),
-                   key=len, default=None)
-        state = self._encode_state(prefix, head)
-        self._prefixes[prefix] = state
-        while len(self._prefixes) > self.config.prefix_cache_size:
-            self._prefixes.popitem(last=False)
+            while len(self._prefixes) > self.config.prefix_cache_size:
+                self._prefixes.popitem(last=False)
         return state
 
-    def _encode_state(self, prefix: str, head: str | None) -> tuple:
-        """Run the prefix (from a kept head's KV cache where given) and keep what scoring needs."""
-        with compute.turn():
-            return self._run_prefix(prefix, head)
+    def _encode_state(self, prefix: str, start: tuple[str, tuple] | None) -> tuple:
+        """Run the prefix (from a kept head's KV cache, `start` = (head, its state), where given) and keep
+        what scoring needs."""
+        with torch.inference_mode(), compute.turn():
+            return self._run_prefix(prefix, start)
 
-    def _run_prefix(self, prefix: str, head: str | None) -> tuple:
-        if head is None:
+    def _run_prefix(self, prefix: str, start: tuple[str, tuple] | None) -> tuple:
+        if start is None:
             ids = torch.tensor([self.encode_prefix(prefix)])  # (1, P)
             out = self._hidden(ids, use_cache=True)
-            start = 0
+            P0 = 0
         else:
-            start, head_cache, _ = self._heads[head]
+            head, (P0, head_cache, _) = start
             cache = copy.deepcopy(head_cache)  # extended below; the kept head stays as it is
             ids = torch.tensor([self.encode_continuation(prefix[len(head):])])  # (1, T)
             out = self._hidden(ids, past_key_values=cache, use_cache=True,
-                               position_ids=torch.arange(start, start + ids.shape[1])[None].to(self.device))
+                               position_ids=torch.arange(P0, P0 + ids.shape[1])[None].to(self.device))
         next_logp = self._head(out.last_hidden_state[0, -1]).float().log_softmax(-1)  # (V,)
-        return (start + ids.shape[1], out.past_key_values, next_logp)
+        return (P0 + ids.shape[1], out.past_key_values, next_logp)
 
     def score(self, prefix: str, continuations: list[str]) -> list[float]:
         """Mean per-token log P(continuation | prefix) for each continuation, reusing the prefix's KV cache."""
