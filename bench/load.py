@@ -148,7 +148,9 @@ def bootstrap_note(job) -> str:
     last = outputs[-1] if outputs else ("", "")
     text = re.sub(r"<[^>]+>", " ", f"{last[0]} {last[1]}")
     text = " ".join(text.split()).replace("|", "/")[:200]
-    return f"{'still running' if not job.done() else 'ended'} at the end of the load: {text or 'no progress seen'}"
+    paused = sum("Paused while questions are answered" in str(out[0]) for out in outputs)
+    return (f"{'still running' if not job.done() else 'ended'} at the end of the load: {text or 'no progress seen'}"
+            f" ({paused} of {len(outputs)} progress updates said it was paused for chat)")
 
 
 def together(url: str, asked: list[str], sessions: int, seconds: float) -> Run:

@@ -23,6 +23,8 @@ from typing import Iterator
 
 import gradio as gr
 
+from engine.lm.compute import background_held
+
 from . import picture, render, schema_picture
 from .state import Hub, SessionState
 
@@ -532,8 +534,6 @@ class Handlers:
             bar = render.result_html(job.result, elapsed_s=end - job.started, cancelled=job.cancelled)
         else:
             since = time.monotonic() - job.progress_at if job.running and job.progress is not None else 0.0
-            from engine.lm.compute import background_held
-
             bar = render.progress_html(job.progress, running=job.running, elapsed_s=end - job.started,
                                        since_s=since, cancelling=job.cancelled,
                                        paused=job.running and background_held())
