@@ -109,6 +109,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from engine.config import ScoutConfig
+    from engine.lm import compute
     from engine.scout import Scout
     from ui.app import CHAT_CONCURRENCY
     from ui.handlers import Handlers
@@ -125,8 +126,6 @@ def main() -> None:
     programs: dict[str, set[str]] = {}
     if not args.turns:
         import contextlib
-
-        from engine.lm import compute
 
         compute._TURNS = contextlib.nullcontext()
     if not args.release:
@@ -161,6 +160,7 @@ def main() -> None:
                               used, free, mapped, python, threading.active_count()))
 
     record()
+    busy_before = compute.busy() if args.turns else None  # --no-turns: nothing takes turns, nothing counts
 
     def session(i: int) -> None:
         state = h.new_state()
@@ -198,6 +198,11 @@ def main() -> None:
             for line in stat.traceback.format()[-8:]:
                 print("      " + line)
     print(kept_states(hub.scout.llm()))
+    if busy_before is not None:
+        passes, busy_s = (now - before for now, before in zip(compute.busy(), busy_before))
+        print(f"model busy {busy_s:.0f} s of {samples[-1].seconds:.0f} s ({100 * busy_s / samples[-1].seconds:.0f}%): "
+              f"{passes} passes, {1000 * busy_s / max(passes, 1):.0f} ms a pass, {busy_s / max(len(latencies), 1):.2f} s "
+              "an answer")
     import resource
 
     usage = resource.getrusage(resource.RUSAGE_SELF)

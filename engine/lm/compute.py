@@ -58,6 +58,9 @@ class Turns:
         self._running: bool | None = None  # None: free; True: a chat pass runs; False: a background pass
         self._last_chat = float("-inf")  # time.monotonic() when the last chat pass ended
         self._held = False  # a background pass is next but waits for chat to fall quiet
+        self._began = 0.0  # time.monotonic() when the running pass took its turn
+        self.passes = 0  # passes run so far, and the seconds they held the turn: what the benchmarks divide
+        self.busy_s = 0.0
 
     def __enter__(self) -> "Turns":
         me, chat = object(), not getattr(_local, "background", False)
@@ -78,12 +81,16 @@ class Turns:
             queue.popleft()
             self._held = False
             self._running = chat
+            self._began = time.monotonic()
         return self
 
     def __exit__(self, *exc) -> None:
         with self._changed:
+            now = time.monotonic()
+            self.passes += 1
+            self.busy_s += now - self._began
             if self._running:
-                self._last_chat = time.monotonic()
+                self._last_chat = now
             self._running = None
             self._changed.notify_all()
 
@@ -117,6 +124,14 @@ def background() -> Iterator[None]:
         yield
     finally:
         _local.background = before
+
+
+def busy() -> tuple[int, float]:
+    """(passes run, seconds they held the turn) since the process started: under load, the model's busy share
+    of the wall time, and its seconds per answer against a session alone's, tell a queue with gaps from passes
+    that run slower beside other work."""
+    with _TURNS._changed:
+        return _TURNS.passes, _TURNS.busy_s
 
 
 def background_held() -> bool:
