@@ -20,8 +20,6 @@ import ctypes.util
 import functools
 import os
 
-from . import compute
-
 # What else kept the RSS of the app climbing while a bootstrap wrote questions (python -m bench.bootstrap_memory, the
 # tiny film KG alone, budget 150, session 24): glibc's bytes in use rose from 318 to 511 MiB over 126 programs and fell
 # back only when the job ended. They were oneDNN's primitive cache: torch's bf16 matmuls compile a primitive per
@@ -57,15 +55,6 @@ def bound_native_memory() -> None:
 
 
 def release_freed_memory() -> bool:
-    """Return free heap pages to the OS; True when the C library did (glibc's malloc_trim found pages).
-
-    It takes a turn like a forward pass (engine.lm.compute). Run beside another session's pass, a trim slowed it:
-    malloc_trim locks each arena while it walks it, and the pages it hands back are faulted in again by the
-    pass's next tensors. 8 sessions beside each other spent 2.59-2.89 s of model time an answer, 2.41 s with no
-    trim, against 2.12 s for a session alone (`python -m bench.load_memory --sessions 8 --questions 32
-    [--keep-freed]`, in process, session 26)."""
+    """Return free heap pages to the OS; True when the C library did (glibc's malloc_trim found pages)."""
     trim = _trim()
-    if trim is None:
-        return False
-    with compute.turn():
-        return bool(trim(0))
+    return bool(trim(0)) if trim is not None else False
