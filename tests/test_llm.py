@@ -180,7 +180,7 @@ def test_the_passes_of_concurrent_sessions_never_overlap(tiny32):
 
 def test_passes_take_turns_first_come_first_served():
     """One pass at a time, in the order they asked: threading.Lock would let a releasing thread barge."""
-    turns, order, running, overlap = Turns(), [], [0], []
+    turns, order, running, overlap = Turns(slots=1), [], [0], []
 
     def run_pass(i: int) -> None:
         with turns:
@@ -201,6 +201,35 @@ def test_passes_take_turns_first_come_first_served():
         t.join()
     assert order == [0, 1, 2, 3, 4]
     assert max(overlap) == 1
+    assert turns.waiting == 0
+
+
+def test_queued_chat_passes_run_two_at_once_on_a_core_each():
+    """A pass with nobody behind it gets every core; passes that queue run two side by side on half the cores
+    each, never more threads than cores, and a pass never joins one that holds all the cores."""
+    turns, lock, running, seen = Turns(slots=2, cores=2), threading.Lock(), [0], []
+
+    def run_pass() -> None:
+        with turns:
+            with lock:
+                running[0] += 1
+                seen.append((running[0], torch.get_num_threads()))
+            time.sleep(0.05)
+            with lock:
+                running[0] -= 1
+
+    with turns:  # alone: both cores
+        assert torch.get_num_threads() == 2
+        threads = [threading.Thread(target=run_pass) for _ in range(4)]
+        for i, t in enumerate(threads):
+            t.start()
+            while turns.waiting < i + 2:
+                time.sleep(0.001)
+        assert turns.waiting == 5  # four wait while the first holds both cores
+    for t in threads:
+        t.join()
+    assert max(n for n, _ in seen) == 2  # side by side
+    assert all(threads_ == 1 for _, threads_ in seen[:3])  # each of a pair on one thread
     assert turns.waiting == 0
 
 

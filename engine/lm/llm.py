@@ -91,6 +91,7 @@ class LLM(BeamGeneration):
     def from_config(cls, config: LLMConfig) -> "LLM":
         if config.num_threads:
             torch.set_num_threads(config.num_threads)
+            compute.turn().cores = config.num_threads  # each pass sets its own thread's count (compute.Turns)
         dtype = getattr(torch, config.dtype) if config.dtype else None
         model, tokenizer = load_model(config.name, config.cache_dir, device=config.device, dtype=dtype)
         return cls(model, tokenizer, config)
