@@ -1,4 +1,4 @@
-"""Model computations take turns: a forward pass alone on all the cores torch uses, or two side by side on a core each.
+"""Model computations take turns: a pass alone on every core torch uses, or two side by side on a core each.
 
 Every chat session reasons in a thread of its own, and torch runs each forward pass on a team of intra-op
 threads (torch.get_num_threads(): one per core). Passes from several sessions at once start one team each,
@@ -38,11 +38,13 @@ _local = threading.local()
 CHAT_QUIET_S = 2.0
 
 
-# How many chat passes may run at once when several wait, each on its share of the cores. Two scoring passes
-# (a fresh 600-word prefix and 12 programs each) on one thread each took 1.60-1.67 s a pass side by side against
-# 1.97 s for one pass alone on both threads (3.32 s alone on one thread: a 0.5B model's matmuls on a CPU gain less
-# than 2x from a second core), and the scores were the same bits (`python /tmp/threads26.py` and
-# `/tmp/same26.py`, session 26; the embedder's vectors too). A pass with nobody waiting still gets every core.
+# How many chat passes may run at once when several wait, each on its share of the cores. 8 sessions in process
+# answered 28.2 and 28.0 questions a minute with two side by side against 23.6 and 24.3 with one pass at a time,
+# the same program for every question (model time 2.13 against 2.50 s an answer; `python -m bench.load_memory
+# --sessions 8 --questions 32`, alternated, session 26). A 0.5B model's matmuls on a CPU gain less than 2x from a
+# second core: two scoring passes (a fresh 600-word prefix, 12 programs) on a thread each took 1.60-1.67 s a pass
+# side by side against 1.97 s alone on both threads and 3.32 s alone on one, with the same scores to the bit, the
+# embedder's vectors too (a probe script, session 26). A pass with nobody waiting still gets every core.
 CHAT_PASSES_AT_ONCE = 2
 
 
