@@ -51,3 +51,41 @@ def test_onednn_keeps_a_bounded_cache_unless_told(monkeypatch):
     monkeypatch.setenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "512")
     bound_native_memory()
     assert os.environ["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] == "512"
+
+
+def _heaps(libc) -> int:
+    """glibc's malloc arenas now: malloc_info's XML has one <heap> per arena."""
+    import tempfile
+
+    libc.fopen.argtypes, libc.fopen.restype = [ctypes.c_char_p, ctypes.c_char_p], ctypes.c_void_p
+    libc.fclose.argtypes, libc.malloc_info.argtypes = [ctypes.c_void_p], [ctypes.c_int, ctypes.c_void_p]
+    with tempfile.NamedTemporaryFile(suffix=".xml") as out:
+        stream = libc.fopen(out.name.encode(), b"w")
+        libc.malloc_info(0, stream)
+        libc.fclose(stream)
+        return open(out.name).read().count("<heap nr=")
+
+
+def test_threads_allocating_at_once_share_a_bounded_number_of_arenas():
+    """Each thread that finds its arena locked would get a new one (up to 8 per core), each keeping what its
+    threads freed; engine.lm caps them at MALLOC_ARENAS on import unless the environment sets a cap."""
+    import threading
+
+    from engine.lm.memory import MALLOC_ARENAS
+
+    if "MALLOC_ARENA_MAX" in os.environ:
+        pytest.skip("the environment sets glibc's arena cap")
+    libc = _libc()
+    before, start = _heaps(libc), threading.Barrier(16)
+
+    def churn() -> None:  # ctypes calls drop the GIL: the threads do allocate at the same moment
+        start.wait()
+        for _ in range(20_000):
+            libc.free(libc.malloc(4096))
+
+    threads = [threading.Thread(target=churn) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert _heaps(libc) <= max(before, MALLOC_ARENAS)

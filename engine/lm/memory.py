@@ -35,23 +35,43 @@ PRIMITIVE_CACHE_CAPACITY = 64
 # prompt, in one process, took a median 4.9-5.5 s over four runs against 4.4-5.1 s over three (session 24).
 
 
+# At most this many glibc malloc arenas. Each thread that meets a locked arena gets one of its own (up to 8 per core),
+# and an arena keeps what its threads freed, in pieces malloc_trim cannot hand back: 8 sessions beside a bootstrap
+# left 361-438 MiB freed but kept after a dozen answers. With two arenas, 48 answers in process beside a bootstrap
+# peaked at 2,194 and 2,242 MiB against 2,450 and 2,441 and ended at 2,040 and 2,052 against 2,219 and 2,209 (from
+# 1,928 and 1,985 against 1,923 and 1,870 at the first answer), at 29.1 and 29.1 against 28.5 and 27.9 answers a
+# minute (`MALLOC_ARENA_MAX=2 python -m bench.load_memory --sessions 8 --questions 48 --bootstrap` against the
+# same without, alternated, session 26). glibc reads that variable once at start; mallopt sets the same cap from
+# here, before the chat threads allocate.
+MALLOC_ARENAS = 2
+_M_ARENA_MAX = -8  # glibc's mallopt parameter number
+
+
 @functools.lru_cache(maxsize=1)
-def _trim():
+def _libc():
     name = ctypes.util.find_library("c")
     try:
-        libc = ctypes.CDLL(name) if name else None
+        return ctypes.CDLL(name) if name else None
     except OSError:
         return None
-    trim = getattr(libc, "malloc_trim", None)
+
+
+def _trim():
+    trim = getattr(_libc(), "malloc_trim", None)
     if trim is not None:
         trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
     return trim
 
 
 def bound_native_memory() -> None:
-    """Bound oneDNN's primitive cache to PRIMITIVE_CACHE_CAPACITY, unless the environment already says how big.
-    oneDNN reads the setting when torch first runs a bf16 matmul: call this before (engine.lm does on import)."""
+    """Bound oneDNN's primitive cache to PRIMITIVE_CACHE_CAPACITY and glibc to MALLOC_ARENAS arenas, unless the
+    environment already says how many. oneDNN reads its setting when torch first runs a bf16 matmul, and arenas are
+    made as threads allocate: call this before either (engine.lm does on import)."""
     os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(PRIMITIVE_CACHE_CAPACITY))
+    mallopt = getattr(_libc(), "mallopt", None)
+    if mallopt is not None and "MALLOC_ARENA_MAX" not in os.environ:
+        mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+        mallopt(_M_ARENA_MAX, MALLOC_ARENAS)
 
 
 def release_freed_memory() -> bool:
