@@ -251,6 +251,7 @@ def test_a_background_pass_waits_for_every_chat_pass():
             threads[-1].start()
             while turns.waiting < i + 2:
                 time.sleep(0.001)
+        assert turns.background_held  # the app shows the bootstrap as paused while chat runs
     for t in threads:
         t.join()
     assert order == ["chat 1", "chat 2", "bootstrap"]

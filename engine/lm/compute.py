@@ -107,14 +107,15 @@ class Turns:
                         threads = self._chat_threads_for_next()
                         if threads:
                             break
-                    elif not self._chat_running and not self._background_running:
-                        quiet_for = self._last_chat + self.quiet_s - time.monotonic()
-                        if not self._chat and quiet_for <= 0:
-                            threads = self.cores
-                            break
-                        self._held = True
-                        self._changed.wait(quiet_for if not self._chat else None)
-                        continue
+                    elif not self._background_running:
+                        self._held = True  # chat runs, waits or ran a moment ago: the bootstrap is paused for it
+                        if not self._chat_running:
+                            quiet_for = self._last_chat + self.quiet_s - time.monotonic()
+                            if not self._chat and quiet_for <= 0:
+                                threads = self.cores
+                                break
+                            self._changed.wait(quiet_for if not self._chat else None)
+                            continue
                 self._changed.wait()
             queue.popleft()
             if not self._chat_running and not self._background_running:
