@@ -153,21 +153,27 @@ def test_a_question_is_scored_between_the_passes_of_a_beam_search(tiny32):
     assert out["beams"] and all(isinstance(b, Beam) for b in out["beams"][0])
 
 
-def test_the_passes_of_concurrent_sessions_never_overlap(tiny32):
-    """Four sessions scoring at once: one forward pass at a time, each on all of torch's threads."""
+def test_the_passes_of_concurrent_sessions_never_outnumber_the_cores(tiny32):
+    """Four sessions scoring at once: at most two passes side by side, and never more of torch's threads in
+    passes than the cores the turns hand out (compute.Turns)."""
+    from engine.lm import compute
+
     llm = LLM(tiny32.model, tiny32.tokenizer, LLMConfig())
-    hidden, running, overlap, lock = llm._hidden, [0], [], threading.Lock()
+    hidden, running, seen, lock = llm._hidden, [0, 0], [], threading.Lock()
 
     def counted(*args, **kwargs):
+        threads = torch.get_num_threads()
         with lock:
             running[0] += 1
-            overlap.append(running[0])
+            running[1] += threads
+            seen.append(tuple(running))
         time.sleep(0.01)
         try:
             return hidden(*args, **kwargs)
         finally:
             with lock:
                 running[0] -= 1
+                running[1] -= threads
 
     llm._hidden = counted
     threads = [threading.Thread(target=llm.score, args=(f"{PREFIX} {i}", CONTINUATIONS)) for i in range(4)]
@@ -175,7 +181,9 @@ def test_the_passes_of_concurrent_sessions_never_overlap(tiny32):
         t.start()
     for t in threads:
         t.join()
-    assert len(overlap) >= 8 and max(overlap) == 1
+    assert len(seen) >= 8
+    assert max(passes for passes, _ in seen) <= compute.CHAT_PASSES_AT_ONCE
+    assert max(in_use for _, in_use in seen) <= compute.turn().cores
 
 
 def test_passes_take_turns_first_come_first_served():
