@@ -200,9 +200,9 @@ def main() -> None:
     print(kept_states(hub.scout.llm()))
     if busy_before is not None:
         passes, busy_s = (now - before for now, before in zip(compute.busy(), busy_before))
-        print(f"model busy {busy_s:.0f} s of {samples[-1].seconds:.0f} s ({100 * busy_s / samples[-1].seconds:.0f}%): "
-              f"{passes} passes, {1000 * busy_s / max(passes, 1):.0f} ms a pass, {busy_s / max(len(latencies), 1):.2f} s "
-              "an answer")
+        wall = samples[-1].seconds
+        print(f"model busy {busy_s:.0f} s of {wall:.0f} s ({100 * busy_s / wall:.0f}%): {passes} passes, "
+              f"{1000 * busy_s / max(passes, 1):.0f} ms a pass, {busy_s / max(len(latencies), 1):.2f} s an answer")
     import resource
 
     usage = resource.getrusage(resource.RUSAGE_SELF)

@@ -68,7 +68,8 @@ class Turns:
     bootstrap holds): such a thread runs no pass, so the model falls quiet and the bootstrap goes on. Not
     reentrant: a pass never starts another inside itself."""
 
-    def __init__(self, quiet_s: float = CHAT_QUIET_S, slots: int = CHAT_PASSES_AT_ONCE, cores: int | None = None) -> None:
+    def __init__(self, quiet_s: float = CHAT_QUIET_S, slots: int = CHAT_PASSES_AT_ONCE,
+                 cores: int | None = None) -> None:
         self.quiet_s = quiet_s
         self.slots = slots
         self.cores = cores or max(1, torch.get_num_threads())  # torch's threads when nobody set any for a pass
@@ -79,7 +80,7 @@ class Turns:
         self._chat_running = 0
         self._background_running = False
         self._last_chat = float("-inf")  # time.monotonic() when the last chat pass ended
-        self._held = False  # a background pass is next but waits for chat to fall quiet
+        self._held = False  # the next background pass waits for chat (running, queued, or too recent)
         self._busy_since = 0.0  # time.monotonic() when the model last went from idle to running a pass
         self.passes = 0  # passes run so far, and the seconds some pass ran: what the benchmarks divide
         self.busy_s = 0.0
