@@ -53,8 +53,9 @@ async function newSession(browser) {
   page.on('pageerror', (err) => console.log('PAGE ERROR', err.message));
   await page.goto(URL_, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('#question textarea', { timeout: 120e3 });
-  // the session's state arrives with the load event: wait for the greeting
-  await page.waitForFunction(() => document.querySelector('#chat').innerText.includes('Ask me about'), null,
+  // the session's state arrives with the load event: wait for the greeting (Gradio may not have drawn #chat yet
+  // when the textarea is there: a missing element reads as "not yet", not as an error)
+  await page.waitForFunction(() => (document.querySelector('#chat')?.innerText ?? '').includes('Ask me about'), null,
     { timeout: 60e3 });
   return page;
 }
