@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+from pathlib import Path
 
 import psutil
 import pytest
@@ -63,7 +64,7 @@ def _heaps(libc) -> int:
         stream = libc.fopen(out.name.encode(), b"w")
         libc.malloc_info(0, stream)
         libc.fclose(stream)
-        return open(out.name).read().count("<heap nr=")
+        return Path(out.name).read_text().count("<heap nr=")
 
 
 def test_threads_allocating_at_once_share_a_bounded_number_of_arenas():

@@ -87,15 +87,12 @@ class Turns:
 
     def _chat_threads_for_next(self) -> int:
         """Threads for the chat pass at the head of the queue, 0 while it must wait. Called under the lock."""
-        cores = self.cores
+        share = max(1, self.cores // self.slots)
         if self._background_running:
             return 0
         if not self._chat_running:
-            return cores if len(self._chat) == 1 else max(1, cores // self.slots)
-        share = max(1, cores // self.slots)
-        if self._chat_running < self.slots and self._chat_threads + share <= cores:
-            return share
-        return 0
+            return self.cores if len(self._chat) == 1 else share
+        return share if self._chat_running < self.slots and self._chat_threads + share <= self.cores else 0
 
     def __enter__(self) -> "Turns":
         me, chat = object(), not getattr(_local, "background", False)
