@@ -15,9 +15,11 @@ that a repeated question is reasoned again, not read back in a millisecond). Eve
    reference. The server's RSS is sampled every 5 s.
 
 Reported: errors, programs that differ, p50/p95 latency and answers a minute against the session alone,
-RSS over time and its growth, over the whole load and from --warmup-s on (by then the bootstrap session's KG is
-open and its first batch of beams allocated, and every session has answered; a least-squares trend over that
-stretch tells a climb from a plateau's bumps, a batch of beams being a few hundred MB up and down). Questions are our own (tests/fixtures/ops_questions/geography.jsonl).
+RSS over time and its growth: from the first reading to the last; from --warmup-s on (by then the bootstrap
+session's KG is open and its first batch of beams allocated, and every session has answered; a least-squares trend
+over that stretch tells a climb from a plateau's bumps, a batch of beams being a few hundred MB up and down); and
+between the medians of the first and the last minute of readings. Questions are our own
+(tests/fixtures/ops_questions/geography.jsonl).
 """
 
 from __future__ import annotations
@@ -197,6 +199,16 @@ def _slope(points: list[tuple[float, float]]) -> float:
     return sum((t - mt) * (m - mm) for t, m in zip(ts, ms)) / spread if spread else 0.0
 
 
+def _window_growth(rss: list[tuple[float, float]], window_s: float = 60.0) -> str:
+    """Growth between the medians of the first and the last `window_s` of readings. A single reading lands wherever
+    passes happen to be in flight (two chat passes and a paused bootstrap batch swing it by hundreds of MiB), so two
+    single readings compare moments more than they show growth; a minute's median is what the app holds there."""
+    end = rss[-1][0]
+    first = statistics.median(m for t, m in rss if t <= window_s)
+    last = statistics.median(m for t, m in rss if t >= end - window_s)
+    return f"{first:,.0f} / {last:,.0f} ({100 * (last - first) / first:+.1f}%)"
+
+
 def _pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
@@ -232,6 +244,8 @@ def report(args, base: Run, load: Run, rss: list[tuple[float, float]], boot_note
         (f"app RSS after the warm-up (from {args.warmup_s / 60:g} min): first / lowest / highest / end (MiB)",
          f"{warm[0][1]:,.0f} / {min(m for _, m in warm):,.0f} / {max(m for _, m in warm):,.0f} / {warm[-1][1]:,.0f} "
          f"({100 * (warm[-1][1] - warm[0][1]) / warm[0][1]:+.1f}%); trend {slope:+.1f} MiB a minute", "growth ≤ 10%"),
+        ("app RSS, median of the first minute's readings against the last minute's (MiB)", _window_growth(rss),
+         "growth ≤ 10%"),
         ("app RSS over time (MiB)", over_time, ""),
         ("bootstrap beside the load", boot_note, "running throughout"),
     ]

@@ -41,3 +41,6 @@ def test_the_load_report_counts_errors_differences_and_the_throughput_ratio() ->
     # from the first sample at or past the warm-up: 110, 108, 112 at 70, 130, 190 s; +1 MiB a minute
     assert rows["app RSS after the warm-up (from 1 min): first / lowest / highest / end (MiB)"] == \
         "110 / 108 / 112 / 112 (+1.8%); trend +1.0 MiB a minute"
+    # medians of a minute's readings: 100, 120, 105 up to 60 s (105); 108, 112 from 130 s on (110)
+    key = "app RSS, median of the first minute's readings against the last minute's (MiB)"
+    assert rows[key] == "105 / 110 (+4.8%)"

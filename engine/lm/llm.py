@@ -48,9 +48,12 @@ __all__ = ["Beam", "LLM", "LLMConfig"]
 MAX_HEADS = 8  # kept prefix heads (one or two per open KG)
 # Rows of the vocabulary head computed at once when scoring. A batch of 16 programs' readings is some 500 scored
 # tokens: their logits were 500 x 151,936 floats, ~300 MB at a time (with the bf16 copy and the log-sum-exp, more),
-# allocated and freed per batch. 128 rows is ~80 MB; the numbers are the same to the bit (Qwen2.5-Coder-0.5B, bf16,
-# chunks of 64/128/256 against all 700 rows at once, session 24).
-HEAD_ROWS = 128
+# allocated and freed per batch. The numbers are the same to the bit at any chunk (Qwen2.5-Coder-0.5B, bf16, chunks
+# of 64/128/256 against all 700 rows at once, session 24; 16/32/64/128, session 27). With two chat passes side by
+# side (engine.lm.compute) a chunk's floats are in flight twice. One pass of 16 continuations after a 500-token
+# prefix added a peak of +225-229 MiB of RSS with 128 rows, +150-169 with 64, +143-161 with 32 and +108 with 16, at
+# 0.91-0.93 s a pass for 32 to 128 rows and 1.02 s for 16 (`python -m bench.head_rows`, four orders, session 27).
+HEAD_ROWS = 32
 
 
 @dataclass(frozen=True)
