@@ -51,8 +51,9 @@ MAX_HEADS = 8  # kept prefix heads (one or two per open KG)
 # allocated and freed per batch. The numbers are the same to the bit at any chunk (Qwen2.5-Coder-0.5B, bf16, chunks
 # of 64/128/256 against all 700 rows at once, session 24; 16/32/64/128, session 27). With two chat passes side by
 # side (engine.lm.compute) a chunk's floats are in flight twice. One pass of 16 continuations after a 500-token
-# prefix added a peak of +225-229 MiB of RSS with 128 rows, +150-169 with 64, +143-161 with 32 and +108 with 16, at
-# 0.91-0.93 s a pass for 32 to 128 rows and 1.02 s for 16 (`python -m bench.head_rows`, four orders, session 27).
+# prefix added a peak of +216-229 MiB of RSS with 128 rows, +149-169 with 64, +142-161 with 32 and +108 with 16, at
+# 0.90-0.93 s a pass for 32 to 128 rows and 1.01-1.02 s for 16 (`python -m bench.head_rows`, five runs in four
+# orders, session 27).
 HEAD_ROWS = 32
 
 
