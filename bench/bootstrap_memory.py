@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import psutil
 
@@ -28,6 +29,32 @@ from bench.load_memory import heap, kept_states
 from engine.config import ScoutConfig
 from engine.lm.memory import release_freed_memory
 from engine.scout import Scout
+
+T = TypeVar("T")
+
+
+def timed_peak(fn: Callable[[], T], every_s: float = 0.01) -> tuple[T, float, float, float]:
+    """fn's result, its seconds, the RSS (MiB) it started from and the most RSS (MiB) while it ran, sampled every
+    `every_s`; freed memory is handed back first, so the peak is fn's own."""
+    proc = psutil.Process()
+    release_freed_memory()
+    base = proc.memory_info().rss
+    peak, stop = [base], threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            peak[0] = max(peak[0], proc.memory_info().rss)
+            time.sleep(every_s)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    start = time.perf_counter()
+    try:
+        out = fn()
+    finally:
+        stop.set()
+        watcher.join()
+    return out, time.perf_counter() - start, base / 2**20, peak[0] / 2**20
 
 
 def alone(seconds: float) -> None:
@@ -63,26 +90,9 @@ def batch(programs: int, out: str | None) -> None:
     generator = QuestionGenerator(scout.llm(), session.schema, beams=config.qgen_beams, context=config.qgen_context)
     generator.generate_batch(items[:1])  # warm-up: the weights paged in
     generator.memo.clear()
-    release_freed_memory()
-    proc = psutil.Process()
-    base = peak = proc.memory_info().rss
-    stop = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not stop.is_set():
-            peak = max(peak, proc.memory_info().rss)
-            time.sleep(0.01)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    started = time.perf_counter()
-    written = generator.generate_batch(items)
-    seconds = time.perf_counter() - started
-    stop.set()
-    sampler.join()
-    print(f"{len(items)} programs in {seconds:.1f} s; RSS before {base / 2**20:,.0f} MiB, peak {peak / 2**20:,.0f} MiB "
-          f"(+{(peak - base) / 2**20:,.0f}); ONEDNN_PRIMITIVE_CACHE_CAPACITY={os.environ.get('ONEDNN_PRIMITIVE_CACHE_CAPACITY')}")
+    written, seconds, base, peak = timed_peak(lambda: generator.generate_batch(items))
+    print(f"{len(items)} programs in {seconds:.1f} s; RSS before {base:,.0f} MiB, peak {peak:,.0f} MiB "
+          f"(+{peak - base:,.0f}); ONEDNN_PRIMITIVE_CACHE_CAPACITY={os.environ.get('ONEDNN_PRIMITIVE_CACHE_CAPACITY')}")
     if out:
         json.dump([[q.program, q.question, q.top_beam, q.ic_score, q.beam_score] for q in written], open(out, "w"))
 

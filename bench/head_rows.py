@@ -12,14 +12,10 @@ from __future__ import annotations
 
 import statistics
 import sys
-import threading
-import time
-
-import psutil
 
 import engine.lm.llm as llm_module
+from bench.bootstrap_memory import timed_peak
 from engine.lm.llm import LLM
-from engine.lm.memory import release_freed_memory
 
 RELATIONS = ["capital", "population", "area", "currency", "language", "continent"]
 PREFIX = ("Answer questions about a knowledge graph.\n"
@@ -28,28 +24,6 @@ PREFIX = ("Answer questions about a knowledge graph.\n"
           + "\nquestion: which cities lie in France?\nprogram:")
 CONTINUATIONS = [f' (JOIN (R relation_{i}) (JOIN country "France number {i} with some more words here"))'
                  for i in range(16)]
-
-
-def timed_peak(fn) -> tuple[list[float], float, float]:
-    """fn's result, its seconds and the most RSS (MiB) it added over its start, freed memory handed back first."""
-    proc = psutil.Process()
-    release_freed_memory()
-    base = proc.memory_info().rss
-    peak, stop = [base], threading.Event()
-
-    def watch() -> None:
-        while not stop.is_set():
-            peak[0] = max(peak[0], proc.memory_info().rss)
-            time.sleep(0.002)
-
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    start = time.perf_counter()
-    out = fn()
-    seconds = time.perf_counter() - start
-    stop.set()
-    watcher.join()
-    return out, seconds, (peak[0] - base) / 2**20
 
 
 def main() -> None:
@@ -61,8 +35,8 @@ def main() -> None:
     for _ in range(3):
         for n in sizes:
             llm_module.HEAD_ROWS = n
-            scores[n], seconds, added = timed_peak(lambda: llm.score(PREFIX, CONTINUATIONS))
-            runs[n].append((seconds, added))
+            scores[n], seconds, base, peak = timed_peak(lambda: llm.score(PREFIX, CONTINUATIONS), every_s=0.002)
+            runs[n].append((seconds, peak - base))
     for n in sizes:
         print(f"{n:4d} rows: {statistics.median(s for s, _ in runs[n]):.3f} s a pass, "
               f"+{statistics.median(a for _, a in runs[n]):.0f} MiB peak, same bits as {sizes[0]}: "
