@@ -48,6 +48,13 @@ CASES = [
      "how many genres of movies have ridley scott as director?", ["a verb of its own noun"]),
     ('(COUNT (JOIN (R has_genre) (JOIN directed_by "Ridley Scott")))',
      "how many genres do the movies directed by ridley scott have?", []),
+    # a wh-question that ends in its copula is a statement's word order
+    ('(JOIN (R has_genre) "Alien")', "what genre of the movie alien is?", ["a verb"]),
+    # a copula equates the asked noun with what follows: that must be the answer, not a step on the way
+    ('(JOIN (R has_genre) (JOIN (R directed_by) "Alien"))', "which genre is the director of alien?",
+     ["an answer of its own (the copula names an inner step)"]),
+    ('(JOIN (R has_genre) (JOIN (R directed_by) "Alien"))', "which genre is the genre of the director of alien?", []),
+    ('(JOIN (R directed_by) (JOIN has_genre "Drama"))', "who is the director of drama movies?", []),
     # names and values
     ('(JOIN (R directed_by) "Blade Runner")', "who directed the movie?", ["entity Blade Runner"]),
     ('(JOIN release_year 1982)', "which movies came out in 1983?", ["value 1982"]),
