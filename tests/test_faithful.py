@@ -55,6 +55,10 @@ CASES = [
      ["an answer of its own (the copula names an inner step)"]),
     ('(JOIN (R has_genre) (JOIN (R directed_by) "Alien"))', "which genre is the genre of the director of alien?", []),
     ('(JOIN (R directed_by) (JOIN has_genre "Drama"))', "who is the director of drama movies?", []),
+    # the asked noun names the answer's kind; alone it does not say the last step of a longer walk
+    ('(JOIN (R has_genre) (JOIN directed_by "Ridley Scott"))', "which genre does ridley scott direct?",
+     ["relation has_genre (said only by the asked noun)"]),
+    ('(JOIN (R has_genre) (JOIN directed_by "Ridley Scott"))', "which genres do ridley scott's movies belong to?", []),
     # names and values
     ('(JOIN (R directed_by) "Blade Runner")', "who directed the movie?", ["entity Blade Runner"]),
     ('(JOIN release_year 1982)', "which movies came out in 1983?", ["value 1982"]),
