@@ -71,15 +71,33 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def sample_from_table(kg: str) -> list[CorpusRecord]:
+    """The drawn records as the untagged table lists them (program and question), for a machine that no longer
+    has the corpus they were drawn from. Without sub-programs: enough to write questions again with no
+    least-to-most context."""
+    programs = [cells[1].strip("`").replace("\\|", "|") for line in table_path(kg).read_text(encoding="utf-8").splitlines()
+                if ROW.match(line) and len(cells := [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]) == 7]
+    return [CorpusRecord(p, (), "", "", "", 0.0, 0.0, 0.0, (), "", "", 0, ()) for p in programs]
+
+
+def drawn_from(folder: Path, kg: str) -> str:
+    """What the sample was drawn from: the corpus' manifest, or the untagged table's own words without it."""
+    if not folder.is_dir():
+        line = table_path(kg).read_text(encoding="utf-8").splitlines()[2]
+        return line.split(" Command:")[0].removesuffix(".") + " (as its table lists them)."
+    manifest = Corpus(folder).manifest()
+    return (f"records drawn from `{folder.name}` ({manifest.counts.get('records')} records; model "
+            f"{manifest.model}, {manifest.parameters.get('qgen_beams')} beams, least-to-most context "
+            f"{manifest.parameters.get('qgen_context', -1)}).")
+
+
 def write_table(kg: str, folder: Path, sample: list[CorpusRecord], readings: list[str], command: str,
                 path: Path) -> None:
-    manifest = Corpus(folder).manifest()
+    drawn = drawn_from(folder, kg)
     lines = [
         f"# By-eye sample of generated questions: {kg}",
         "",
-        f"{len(sample)} records drawn from `{folder.name}` ({manifest.counts.get('records')} records; model "
-        f"{manifest.model}, {manifest.parameters.get('qgen_beams')} beams, least-to-most context "
-        f"{manifest.parameters.get('qgen_context', -1)}). Command: `{command}`.",
+        (drawn if not folder.is_dir() else f"{len(sample)} {drawn}") + f" Command: `{command}`.",
         "G: grammatical English (y/n). F: asks what the program asks, nothing more or less (y/n). Judged by eye; "
         "the note names what went wrong.",
         "",
@@ -230,7 +248,10 @@ def main() -> None:
             continue
         if args.action in ("rewrite", "trip"):
             folder = corpus_folder(kg, args.cache_root, args.budget, args.corpus_seed)
-            sample = draw(Corpus(folder).records(), args.n, args.seed)
+            if args.action == "rewrite" and not folder.is_dir() and ScoutConfig().qgen_context == 0:
+                sample = sample_from_table(kg)  # the corpus is gone; no context needs no sub-programs
+            else:
+                sample = draw(Corpus(folder).records(), args.n, args.seed)
             if args.action == "trip":
                 print(trip(kg, folder, sample, args.tag, args.trip), flush=True)
                 continue
