@@ -52,3 +52,16 @@ def test_the_round_trip_holds_out_the_drawn_records_when_told() -> None:
     assert test == drawn  # the user's record is never held out
     assert len(rest) == len(records) - 4 and records[-1] in rest
     assert len(held_out(records, 3, 0)[0]) == 3  # without `held`: a seeded draw, as before
+
+
+def test_a_rewrite_without_the_corpus_takes_the_programs_its_table_lists(tmp_path: Path, monkeypatch) -> None:
+    corpus = Corpus(tmp_path / "films-b8-s0")
+    corpus.write_manifest(Manifest("fp", "films.tsv", "qwen2.5-coder-0.5b", {"qgen_beams": 3, "qgen_context": 1}))
+    sample = [_record(i) for i in range(3)]
+    monkeypatch.setattr(qgen_eye, "HERE", tmp_path)
+    qgen_eye.write_table("films", corpus.folder, sample, ["the genre of the film"] * 3, "cmd", qgen_eye.table_path("films"))
+    listed = qgen_eye.sample_from_table("films")
+    assert [r.program for r in listed] == [r.program for r in sample]
+    gone = tmp_path / "gone-b8-s0"  # the machine no longer has the corpus: the table's own header says what was drawn
+    drawn = qgen_eye.drawn_from(gone, "films")
+    assert drawn.startswith("3 records drawn from `films-b8-s0`") and drawn.endswith("(as its table lists them).")
