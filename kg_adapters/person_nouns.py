@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
+from lemminflect import getLemma
+
+from .readable import is_agent_noun
+
 log = logging.getLogger(__name__)
+
+# Words that name persons in general, in any KG: language, not domain.
+PERSON_WORDS = frozenset({"person", "persons", "people", "human", "humans", "someone", "somebody"})
 
 # Bumped when the rule that draws the list changes, so that an older list is drawn again.
 LIST_VERSION = 1
@@ -27,6 +35,19 @@ LIST_VERSION = 1
 
 def default_list_path() -> Path:
     return Path.home() / ".cache" / "kgscout" / f"person-nouns-v{LIST_VERSION}.txt"
+
+
+def names_people(label: str) -> bool:
+    """A class label (or an object noun) that names people: a word for a person ("person", "people"), an agent
+    noun, a verb plus -er/-or ("actor", "director", "player"; morphology, so also "computer", which only matters
+    for who-questions), or a noun WordNet puts under person ("employee", "student")."""
+    words = re.findall(r"[a-z]+", label.lower())
+    if not words:
+        return False
+    if PERSON_WORDS & set(words):
+        return True
+    head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
+    return is_agent_noun(head) or names_a_person(" ".join([*words[:-1], head])) or names_a_person(head)
 
 
 def names_a_person(noun: str) -> bool:

@@ -6,7 +6,8 @@ import pytest
 
 from engine.answer.asked import counts_named
 from engine.answer.linker import LabelIndex
-from engine.answer.question import QuestionReader, _names_people
+from engine.answer.question import QuestionReader
+from kg_adapters.person_nouns import names_people
 from engine.answer.words import numbers_as_digits
 from engine.lm.embedder import Embedder
 from engine.programs.kg import KnowledgeGraph
@@ -49,7 +50,7 @@ def test_which_questions_ask_for_a_person(reader: QuestionReader, question: str,
      ("movie", False), ("genre", False), ("country", False), ("tag", False), ("year", False)],
 )
 def test_class_labels_that_name_people(label: str, people: bool) -> None:
-    assert _names_people(label) is people
+    assert names_people(label) is people
 
 
 @pytest.mark.parametrize(

@@ -24,12 +24,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lemminflect import getLemma
-
 from engine.programs.sexpr import Entity, Literal, Node
 from engine.programs.validate import QUANTITY_KINDS
-from kg_adapters.person_nouns import names_a_person
-from kg_adapters.readable import is_agent_noun, object_noun
+from kg_adapters.person_nouns import names_people
+from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema
 
 from .degree import (
@@ -132,7 +130,7 @@ class QuestionReader:
         # what "when" and "who" ask for
         self._time_classes = frozenset(c.name for c in schema.classes if c.kind in ("year", "date"))
         self._place_classes = frozenset(c for r in schema.relations if _LOCATIVE.search(r.label.lower()) for c in r.range)
-        self._person_classes = frozenset(c.name for c in schema.classes if not c.is_literal and _names_people(c.label))
+        self._person_classes = frozenset(c.name for c in schema.classes if not c.is_literal and names_people(c.label))
         self._which_person = _which(PERSON_WORDS | self._role_nouns())
         self._co_verb = _co_verbs(schema)
         self._what_value = relation_nouns(schema)
@@ -229,19 +227,6 @@ class QuestionReader:
             if set(rel.range) & self._person_classes:
                 nouns |= set(object_noun(rel.name).split()[-1:])
         return nouns
-
-
-def _names_people(label: str) -> bool:
-    """A class label that names people: a word for a person ("person", "people"), an agent noun, a verb
-    plus -er/-or ("actor", "director", "player"; morphology, so also "computer", which only matters for
-    who-questions), or a noun WordNet puts under person ("employee", "student": kg_adapters.person_nouns)."""
-    words = re.findall(r"[a-z]+", label.lower())
-    if not words:
-        return False
-    if PERSON_WORDS & set(words):
-        return True
-    head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
-    return is_agent_noun(head) or names_a_person(" ".join([*words[:-1], head])) or names_a_person(head)
 
 
 def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from numerizer import numerize
 
-from kg_adapters.person_nouns import names_a_person
+from kg_adapters.person_nouns import PERSON_WORDS, names_a_person
 from kg_adapters.readable import plural as _plural
 from kg_adapters.readable import word_forms  # noqa: F401  (read from here by the answer modules)
 from kg_adapters.schema import Schema
@@ -91,7 +91,6 @@ STOP = frozenset(
     """.split()
 )
 ARTICLES = frozenset({"the", "a", "an"})
-PERSON_WORDS = frozenset({"person", "persons", "people", "human", "humans", "someone", "somebody"})
 
 
 def schema_words(schema: Schema) -> set[str]:
