@@ -59,6 +59,8 @@ CASES = [
     ('(JOIN (R has_genre) (JOIN directed_by "Ridley Scott"))', "which genre does ridley scott direct?",
      ["relation has_genre (said only by the asked noun)"]),
     ('(JOIN (R has_genre) (JOIN directed_by "Ridley Scott"))', "which genres do ridley scott's movies belong to?", []),
+    # "who" asks for people: not for what the schema calls things
+    ('(JOIN (R has_genre) "Alien")', "who is the genre of alien?", ["'who' for things"]),
     # names and values
     ('(JOIN (R directed_by) "Blade Runner")', "who directed the movie?", ["entity Blade Runner"]),
     ('(JOIN release_year 1982)', "which movies came out in 1983?", ["value 1982"]),
