@@ -99,6 +99,8 @@ PLAIN = [
     ('(ARGMAX (JOIN directed_by "Ridley Scott") release_year)',
      "which of the movies directed by Ridley Scott has the largest release year?"),
     ('(ARGMIN (OR "Alien" "Gladiator") release_year)', "which of Alien or Gladiator has the smallest release year?"),
+    ('(ARGMIN (JOIN (R has_genre) (JOIN directed_by "Ridley Scott")) release_year)',
+     "which genre of movies directed by Ridley Scott has the smallest release year?"),
 ]
 
 

@@ -46,7 +46,7 @@ from engine.programs.sexpr import (
 from lemminflect import getAllLemmas
 
 from kg_adapters.person_nouns import names_people
-from kg_adapters.readable import object_noun, reading_noun, relation_label, word_forms
+from kg_adapters.readable import is_noun, object_noun, reading_noun, relation_label, singular, word_forms
 from kg_adapters.schema import Schema
 
 _FUNCTION = frozenset(
@@ -104,6 +104,9 @@ def as_question(program: Program, reading: str) -> str:
     if isinstance(program, Superlative) and " with the " in reading:
         members, ranked = reading.rsplit(" with the ", 1)  # the ranking is read last
         members = members.removeprefix("the one of ") if isinstance(program.arg, Or) else members
+        head = members.split()[1] if members.startswith("the ") and len(members.split()) > 1 else ""
+        if head and is_noun(head) and singular(head) == head:  # "which course of X has ...", not "which of the course"
+            return f"which {members[len('the '):]} has the {ranked}?"
         return f"which of {members} has the {ranked}?"
     if isinstance(program, Count) and reading.startswith("the number of "):
         return f"how many {reading[len('the number of '):]} are there?"
@@ -234,18 +237,23 @@ def _last_step_by_asked_noun(program: Program, tokens: list[str], schema: Schema
     names the answer's kind, so where it is the only word for the last step of a longer walk and the object of
     the verb that follows, that verb skips the steps between (the judged tables: "which department does X
     teach?" for the department of X's course). A question that ends in a preposition carries the step there
-    ("which department does X's adviser belong to?"). Of the 606 distinct judged rows it flags 2, both judged
-    wrong."""
+    ("which department does X's adviser belong to?"). The verb must spell an inner step: "which currencies do
+    European countries use?" is right. Of the 606 distinct judged rows it flags 2, both judged wrong."""
     last = _answer_relation(program)
     if last is None or tokens[:1] not in (["which"], ["what"]) or tokens[-1] in _PREPOSITIONS:
         return False
-    if not {"do", "does", "did"} & set(tokens[2:4]):
+    do = next((at for at in (2, 3) if at < len(tokens) and tokens[at] in ("do", "does", "did")), None)
+    inner = {n.name for n in walk(program) if isinstance(n, Relation)} - {last}
+    if do is None or not inner:
         return False
-    if len({n.name for n in walk(program) if isinstance(n, Relation)}) < 2:
-        return False
-    forms = _relation_forms(last, schema)
-    spelt = [at for at, t in enumerate(tokens) if t not in _FUNCTION and (word_forms(t) | {t}) & forms]
-    return bool(spelt) and all(at in (1, 2) for at in spelt)
+
+    def spelt(name: str, tokens: list[str]) -> list[int]:
+        forms = _relation_forms(name, schema)
+        return [at for at, t in enumerate(tokens) if t not in _FUNCTION and (word_forms(t) | {t}) & forms]
+
+    said = spelt(last, tokens)
+    # the verb is an inner step's ("advise"), not the last one's ("which currencies do European countries use?")
+    return bool(said) and all(at < do for at in said) and any(spelt(name, tokens[do + 1:]) for name in inner)
 
 
 def _answers_with_things(program: Program, schema: Schema) -> bool:
