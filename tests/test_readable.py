@@ -107,6 +107,16 @@ def test_wordnet_says_which_nouns_name_a_kind_of_person(noun: str, person: bool)
     assert names_a_person(noun) is person
 
 
+@pytest.mark.parametrize("label, someone", [
+    ("student", True), ("director", True), ("football team", True), ("band", True), ("horse", True),
+    ("place of birth", False), ("film", False), ("building", False), ("", False),
+])
+def test_a_who_asks_for_people_groups_of_them_and_living_things(label: str, someone: bool) -> None:
+    from kg_adapters.person_nouns import names_someone
+
+    assert names_someone(label) is someone
+
+
 @pytest.mark.parametrize("name, range_label, noun", [
     ("enrolled_in", "course", "course"),  # a participle and a preposition: no noun; the objects' class
     ("member_of", "department", "department"),  # "<noun> of": the objects are what one is a member of

@@ -45,7 +45,7 @@ from engine.programs.sexpr import (
 )
 from lemminflect import getAllLemmas
 
-from kg_adapters.person_nouns import names_people
+from kg_adapters.person_nouns import names_someone
 from kg_adapters.readable import is_noun, object_noun, reading_noun, relation_label, singular, word_forms
 from kg_adapters.schema import Schema
 
@@ -257,10 +257,13 @@ def _last_step_by_asked_noun(program: Program, tokens: list[str], schema: Schema
 
 
 def _answers_with_things(program: Program, schema: Schema) -> bool:
-    """Whether the schema says the answers are not people, though a "who" asks for them: "who was X's place of
-    birth?". Said where the answer's classes and its noun are known and none names people (a bare KG's unknown
-    classes say nothing). Of the 606 distinct judged rows it flags 7 judged wrong and 5 judged right, among them
-    "who is the current team head coached by X?" (a team)."""
+    """Whether the schema says the answers are things, though a "who" asks for them: "who was X's place of
+    birth?". The first of the answer's nouns (the reading's noun for the objects, then their classes' labels)
+    whose head is an English noun decides, by whether it names someone a "who" may ask for (people, a group of
+    them, a living thing: kg_adapters.person_nouns.names_someone). A label made of a relation's name ("current
+    team head coached") and a bare KG's unknown classes say nothing. Of the 606 distinct judged rows it flags 4
+    judged wrong and 2 judged right ("who is the film story credit of ...?", a film; "who is the runner up of
+    ...?", read by its last word)."""
     node = program.arg if isinstance(program, Superlative) else program
     while isinstance(node, And):
         node = node.left
@@ -273,8 +276,13 @@ def _answers_with_things(program: Program, schema: Schema) -> bool:
         return False
     labels = [schema.class_(c).label for c in (info.range if back else info.domain) if schema.class_(c)]
     if back:
-        labels.append(reading_noun(info.iri, labels[0] if labels else None))
-    return bool(labels) and not any(names_people(label) for label in labels)
+        labels.insert(0, reading_noun(info.iri, labels[0] if labels else None))
+    for label in labels:
+        words = re.findall(r"[a-z]+", label.lower())
+        words = words[: words.index("of")] if "of" in words[1:] else words
+        if words and is_noun(words[-1]):
+            return not names_someone(label)
+    return False
 
 
 def _answer_relation(program: Program) -> str | None:
