@@ -93,9 +93,10 @@ class ScoutConfig:
                                                      "context (-1: all; programs of 1-2 relations: none)"})
     # Readable questions (engine.bootstrap.faithful): a fluent reading in the prompt, and a beam candidate kept only
     # where it says every step of its program and has a main verb, else the reading put as a question. With 2 beams
-    # and no context: by eye 202 of 240 sampled questions grammatical and faithful against 123 (bench/
-    # qgen_eye_<kg>_fast.md), 5,050-6,280 programs an hour against ~3,000. Off: its budget-150 corpora took check F1
-    # down on worldcup, PQL-3H, MetaQA and university (macro 90.6 -> 88.4; BENCHMARKS.md, "Readable questions").
+    # and no context: by eye 210 of 240 sampled questions grammatical and faithful, at least 34 of 40 on every dev KG,
+    # against 123 (bench/qgen_eye_<kg>_fast3.md); 8,838 programs an hour on WorldCup against 5,205 (2026-11-27).
+    # Off: its budget-150 corpora cost check F1 on 7 of 8 dev KG-and-seed pairs, 0.2-2.0 points on the large check
+    # halves, one to three of university's 11 (BENCHMARKS.md, "Readable questions at v40 ...").
     qgen_readable: bool = field(default=False, metadata={"help": "fluent readings, and keep only questions that say "
                                                         "every step (else the reading as a question)"})
     # --- reasoning (method.md step 3)

@@ -22,8 +22,8 @@ With `readable` (ScoutConfig.qgen_readable, off by default) the prompt shows a f
 student X", not "the enrolled of"), and a candidate must say every step of its program (engine.bootstrap.faithful:
 each entity, relation walked and operator has words, and it has a main verb) before inverse consistency may choose
 it; where none does, the question is the reading put plainly as a question, clumsy but true. By eye it writes far
-better questions (bench/qgen_eye_<kg>_fast.md), but its corpora cost check F1 on two dev KGs (BENCHMARKS.md,
-"Readable questions"), so it is not the default.
+better questions (bench/qgen_eye_<kg>_fast3.md), but its corpora cost check F1 on 7 of 8 dev KG-and-seed pairs
+(BENCHMARKS.md, "Readable questions at v40 ..."), so it is not the default.
 
 The few-shot examples are about a made-up library KG, so nothing about the user's
 KG or any benchmark leaks in: generation stays zero-shot.
