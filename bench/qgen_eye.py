@@ -16,7 +16,8 @@ Drawing again overwrites the judgments, so it refuses a table that has any unles
 `rewrite` writes the drawn records' questions again with this checkout's question generator (the app's settings:
 beams, least-to-most context, batches) into `bench/qgen_eye_<kg>_<tag>.md`, and carries a judgment over from the
 untagged table where the question is the same, so only changed questions need reading: a before/after on the same
-programs, with no corpus written. `trip` is the round trip (bench.roundtrip) of the first --trip drawn records:
+programs, with no corpus written. On a machine that no longer has the drawn corpus, and with no least-to-most
+context (which needs the sub-programs), it takes the programs the untagged table lists. `trip` is the round trip (bench.roundtrip) of the first --trip drawn records:
 the reasoner, steered by the rest of the corpus, answers each question of the tagged table (or the corpus' own
 without --tag); a copy of the corpus under /tmp holds the rewritten questions.
 """
