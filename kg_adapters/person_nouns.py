@@ -34,6 +34,9 @@ PERSON_WORDS = frozenset({"person", "persons", "people", "human", "humans", "som
 
 # Bumped when the rule that draws the list changes, so that an older list is drawn again.
 LIST_VERSION = 1
+# Where in WordNet's noun hierarchy the nouns of each list lie: kinds of person; what a "who" may ask for.
+PERSON_ROOTS = ("person.n.01",)
+WHO_ROOTS = ("person.n.01", "social_group.n.01", "organism.n.01")
 
 
 def default_list_path(kind: str = "person") -> Path:
@@ -65,18 +68,16 @@ def names_someone(label: str) -> bool:
     of "<noun> of <noun>" is the first noun ("place of birth" names a place)."""
     words = re.findall(r"[a-z]+", label.lower())
     words = words[: words.index("of")] if "of" in words[1:] else words
-    if not words or names_people(" ".join(words)):
-        return bool(words)
+    if not words:
+        return False
+    if names_people(" ".join(words)):
+        return True
     head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
     return bool({" ".join([*words[:-1], head]), head} & _nouns_below("someone", WHO_ROOTS))
 
 
 def person_nouns(path: Path | None = None) -> frozenset[str]:
     return _nouns_below("person", PERSON_ROOTS, path)
-
-
-PERSON_ROOTS = ("person.n.01",)
-WHO_ROOTS = ("person.n.01", "social_group.n.01", "organism.n.01")
 
 
 @lru_cache(maxsize=4)
