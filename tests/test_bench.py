@@ -44,3 +44,21 @@ def test_the_load_report_counts_errors_differences_and_the_throughput_ratio() ->
     # medians of a minute's readings: 100, 120, 105 up to 60 s (105); 108, 112 from 130 s on (110)
     key = "app RSS, median of the first minute's readings against the last minute's (MiB)"
     assert rows[key] == "105 / 110 (+4.8%)"
+
+
+def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_the_walk_back_penalty() -> None:
+    """bench.replay on a made-up row: two scored finalists, the recorded winner a walk back by 0.02."""
+    from bench.replay import replayed_f1
+
+    def scores(final: float | None, asked: bool = True) -> dict:
+        return {"final": final, "asked_class": asked}
+
+    row = {"question": "who advises Lena?", "f1": 0.0,
+           "alternatives": ['(JOIN advised_by (JOIN (R advised_by) "Lena"))', '(JOIN (R advised_by) "Lena")',
+                            '(JOIN (R member_of) "Lena")'],
+           "alternative_f1": [0.0, 1.0, 0.5],
+           "alternative_scores": [scores(-3.58), scores(-3.60), scores(None, asked=False)]}
+    assert replayed_f1(row, 0.0) == 0.0  # no change: the recorded answer
+    assert replayed_f1(row, 0.1) == 1.0  # the walk back pays 0.1 and falls behind
+    assert replayed_f1({**row, "question": "who shares an adviser with Lena?"}, 0.1) == 0.0  # asked for: no penalty
+    assert replayed_f1({**row, "alternative_scores": [scores(None)] * 3}, 0.5) == 0.0  # nothing scored: as recorded
