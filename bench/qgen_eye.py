@@ -17,7 +17,8 @@ Drawing again overwrites the judgments, so it refuses a table that has any unles
 beams, least-to-most context, batches) into `bench/qgen_eye_<kg>_<tag>.md`, and carries a judgment over from the
 untagged table where the question is the same, so only changed questions need reading: a before/after on the same
 programs, with no corpus written. On a machine that no longer has the drawn corpus, and with no least-to-most
-context (which needs the sub-programs), it takes the programs the untagged table lists. `trip` is the round trip (bench.roundtrip) of the first --trip drawn records:
+context (which needs the sub-programs), it takes the programs the untagged table lists.
+`trip` is the round trip (bench.roundtrip) of the first --trip drawn records:
 the reasoner, steered by the rest of the corpus, answers each question of the tagged table (or the corpus' own
 without --tag); a copy of the corpus under /tmp holds the rewritten questions.
 """
@@ -73,10 +74,10 @@ def _cell(text: str) -> str:
 
 
 def sample_from_table(kg: str) -> list[CorpusRecord]:
-    """The drawn records as the untagged table lists them (program and question), for a machine that no longer
-    has the corpus they were drawn from. Without sub-programs: enough to write questions again with no
-    least-to-most context."""
-    programs = [cells[1].strip("`").replace("\\|", "|") for line in table_path(kg).read_text(encoding="utf-8").splitlines()
+    """The drawn records' programs as the untagged table lists them, for a machine that no longer has the corpus
+    they were drawn from. Without sub-programs: enough to write questions again with no least-to-most context."""
+    lines = table_path(kg).read_text(encoding="utf-8").splitlines()
+    programs = [cells[1].strip("`").replace("\\|", "|") for line in lines
                 if ROW.match(line) and len(cells := [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]) == 7]
     return [CorpusRecord(p, (), "", "", "", 0.0, 0.0, 0.0, (), "", "", 0, ()) for p in programs]
 

@@ -59,7 +59,8 @@ def test_a_rewrite_without_the_corpus_takes_the_programs_its_table_lists(tmp_pat
     corpus.write_manifest(Manifest("fp", "films.tsv", "qwen2.5-coder-0.5b", {"qgen_beams": 3, "qgen_context": 1}))
     sample = [_record(i) for i in range(3)]
     monkeypatch.setattr(qgen_eye, "HERE", tmp_path)
-    qgen_eye.write_table("films", corpus.folder, sample, ["the genre of the film"] * 3, "cmd", qgen_eye.table_path("films"))
+    path = qgen_eye.table_path("films")
+    qgen_eye.write_table("films", corpus.folder, sample, ["the genre of the film"] * 3, "cmd", path)
     listed = qgen_eye.sample_from_table("films")
     assert [r.program for r in listed] == [r.program for r in sample]
     gone = tmp_path / "gone-b8-s0"  # the machine no longer has the corpus: the table's own header says what was drawn
