@@ -391,3 +391,31 @@ def test_each_name_is_extended_once_where_the_best_set_holds_readings_of_another
     assert unheard(two_names, search, [departed]) == []  # heard once already
     one_name = SimpleNamespace(anchors=[SimpleNamespace(mention=1)])
     assert unheard(one_name, Search(pool=[departed]), [departed]) == []
+
+
+def test_an_unasked_walk_back_pays_its_own_weight_in_the_re_rank(reasoner: Reasoner, monkeypatch) -> None:
+    """ "who directed alien?": the director of the films Alien's director made walks back to the director; it pays
+    WALK_BACK_WEIGHT on top of its repeat, and the straight reading pays nothing."""
+    from engine.answer import rank
+
+    question = reasoner.read("who directed alien?")
+    assert not question.asks_same
+    exemplars = reasoner.exemplars.nearest(question.anonymised, reasoner.config.exemplars)
+
+    def cand(text: str) -> ProgramCandidate:
+        program = parse(text)
+        return ProgramCandidate(program, text, frozenset(), validate(program, reasoner.schema),
+                                execution=reasoner.executor.execute(program), forward=-1.0)
+
+    straight = cand('(JOIN (R directed_by) "Alien")')
+    back = cand('(JOIN (R directed_by) (JOIN directed_by (JOIN (R directed_by) "Alien")))')
+
+    def finals() -> dict[str, float]:
+        return {c.text: a.final for c, a in reasoner.ranker.rerank(question, exemplars, [straight, back])}
+
+    monkeypatch.setattr(rank, "WALK_BACK_WEIGHT", 0.0)
+    without = finals()
+    monkeypatch.setattr(rank, "WALK_BACK_WEIGHT", 0.2)
+    weighed = finals()
+    assert weighed[straight.text] == pytest.approx(without[straight.text])
+    assert weighed[back.text] == pytest.approx(without[back.text] - 0.2)

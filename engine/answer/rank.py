@@ -10,7 +10,7 @@ question, and NAMED_WEIGHT per question word that the candidate's relations spel
 Re-rank of the finalists (the best set plus each step's best new candidate, `finalists`):
 ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the
 program written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats
-(`repeats`), plus `relevance` (without inverse consistency: the forward score and relevance alone).
+(`repeats`), less WALK_BACK_WEIGHT for a walk back the question does not ask for, plus `relevance` (without inverse consistency: the forward score and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
 """
@@ -72,6 +72,14 @@ SIMILARITY_WEIGHT = 1.0
 # answered every question as before (macro 90.9), moviekg-ops 78.6 -> 79.5 ("What did Kubrick make before Paths of
 # Glory?" kept Kubrick), geography-ops unchanged at 85.3.
 NAMES_WEIGHT = 0.5
+
+# A last step that walks straight back where the question asks for no sharing ("who advises Lena?" read as the
+# students who share Lena's adviser) costs WALK_BACK_WEIGHT in the final score on top of its repeat: at log(0.7)
+# alone that reading had won by 0.02 (university, a readable corpus). Replayed on the recorded finalists of 2,566
+# bench.kgs rows (python -m bench.replay, BENCHMARKS.md "Replayed: ..."), 0.1-0.5 made no F1 fall anywhere: the
+# default corpora at seed 0 (all six dev KGs, v40's figures) did not move at all; at seed 1 worldcup check went
+# 97.4 -> 98.4 (0.2); readable corpora PQL check +0.5, PQL-3H +1.0.
+WALK_BACK_WEIGHT = 0.2
 
 FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
 # The inverse score reads each finalist as English (engine.programs.verbalize) rather than as an s-expression,
@@ -268,7 +276,8 @@ class Ranker:
             final = None
         else:
             repeat_count = repeats(cand.program, walk_back=not question.asks_same, named=question.named_relations)
-            final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count + relevance(cand)
+            back = WALK_BACK_WEIGHT if not question.asks_same and _walks_back(cand.program) else 0.0
+            final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors))
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
