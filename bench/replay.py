@@ -10,8 +10,9 @@ F1 exactly, which the tests check.
 
 The change replayed here: `--walk-back`, an extra penalty on a finalist whose last step walks straight back
 (`rank._walks_back`) where the question has no word of sharing (`question._SAME`; the schema's own co-verbs are
-not read here, so "co-wrote" counts only by its prefix). Prints tune and check F1 per KG: a figure, never a
-check row.
+not read here, so "co-wrote" counts only by its prefix). It adds to what the rows' final scores already hold:
+rows written at reasoner v41 or later include `rank.WALK_BACK_WEIGHT` (0.2, chosen with this replay on rows of
+v40). Prints tune and check F1 per KG: a figure, never a check row.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ question, and NAMED_WEIGHT per question word that the candidate's relations spel
 Re-rank of the finalists (the best set plus each step's best new candidate, `finalists`):
 ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the
 program written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats
-(`repeats`), less WALK_BACK_WEIGHT for a walk back the question does not ask for, plus `relevance` (without inverse consistency: the forward score and relevance alone).
+(`repeats`), less WALK_BACK_WEIGHT for a walk back the question does not ask for, plus `relevance` (without
+inverse consistency: the forward score and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
 """
