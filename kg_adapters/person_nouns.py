@@ -62,12 +62,18 @@ def names_a_person(noun: str) -> bool:
     return bool(key) and key in person_nouns()
 
 
+def head_phrase(label: str) -> list[str]:
+    """A label's words up to its head noun: "place of birth" -> place (the head of "<noun> of <noun>" is the
+    first noun); "football team" -> football team."""
+    words = re.findall(r"[a-z]+", label.lower())
+    return words[: words.index("of")] if "of" in words[1:] else words
+
+
 def names_someone(label: str) -> bool:
     """A label that a "who" may ask for: people, and what English asks "who" of as of people: a group of them
     (a team, a band, a company, a country) or another living thing (a horse), by WordNet's first sense. The head
     of "<noun> of <noun>" is the first noun ("place of birth" names a place)."""
-    words = re.findall(r"[a-z]+", label.lower())
-    words = words[: words.index("of")] if "of" in words[1:] else words
+    words = head_phrase(label)
     if not words:
         return False
     if names_people(" ".join(words)):

@@ -45,7 +45,7 @@ from engine.programs.sexpr import (
 )
 from lemminflect import getAllLemmas
 
-from kg_adapters.person_nouns import names_someone
+from kg_adapters.person_nouns import head_phrase, names_someone
 from kg_adapters.readable import is_noun, object_noun, reading_noun, relation_label, singular, word_forms
 from kg_adapters.schema import Schema
 
@@ -105,7 +105,7 @@ def as_question(program: Program, reading: str) -> str:
         members, ranked = reading.rsplit(" with the ", 1)  # the ranking is read last
         members = members.removeprefix("the one of ") if isinstance(program.arg, Or) else members
         head = members.split()[1] if members.startswith("the ") and len(members.split()) > 1 else ""
-        if head and is_noun(head) and singular(head) == head:  # "which course of X has ...", not "which of the course"
+        if head and is_noun(head) and singular(head) == head:  # "which <noun> of X has", not "which of the <noun>"
             return f"which {members[len('the '):]} has the {ranked}?"
         return f"which of {members} has the {ranked}?"
     if isinstance(program, Count) and reading.startswith("the number of "):
@@ -224,12 +224,7 @@ def _copula_on_inner_step(program: Program, tokens: list[str], schema: Schema) -
         return False
     phrase = rest[: rest.index("of")]
     inner = {n.name for n in walk(program) if isinstance(n, Relation)} - {last}
-
-    def spells(name: str) -> bool:
-        forms = _relation_forms(name, schema)
-        return any((word_forms(t) | {t}) & forms for t in phrase if t not in _FUNCTION)
-
-    return not spells(last) and any(spells(name) for name in inner)
+    return not _spelt_at(last, phrase, schema) and any(_spelt_at(name, phrase, schema) for name in inner)
 
 
 def _last_step_by_asked_noun(program: Program, tokens: list[str], schema: Schema) -> bool:
@@ -247,13 +242,15 @@ def _last_step_by_asked_noun(program: Program, tokens: list[str], schema: Schema
     if do is None or not inner:
         return False
 
-    def spelt(name: str, tokens: list[str]) -> list[int]:
-        forms = _relation_forms(name, schema)
-        return [at for at, t in enumerate(tokens) if t not in _FUNCTION and (word_forms(t) | {t}) & forms]
+    said = _spelt_at(last, tokens, schema)
+    # after "do", a word of an inner step (the verb), not of the last one (see the docstring)
+    return bool(said) and all(at < do for at in said) and any(_spelt_at(n, tokens[do + 1:], schema) for n in inner)
 
-    said = spelt(last, tokens)
-    # the verb is an inner step's ("advise"), not the last one's ("which currencies do European countries use?")
-    return bool(said) and all(at < do for at in said) and any(spelt(name, tokens[do + 1:]) for name in inner)
+
+def _spelt_at(name: str, tokens: list[str], schema: Schema) -> list[int]:
+    """Where the tokens spell a relation by a word of its own (`_relation_forms`), function words aside."""
+    forms = _relation_forms(name, schema)
+    return [at for at, t in enumerate(tokens) if t not in _FUNCTION and (word_forms(t) | {t}) & forms]
 
 
 def _answers_with_things(program: Program, schema: Schema) -> bool:
@@ -278,8 +275,7 @@ def _answers_with_things(program: Program, schema: Schema) -> bool:
     if back:
         labels.insert(0, reading_noun(info.iri, labels[0] if labels else None))
     for label in labels:
-        words = re.findall(r"[a-z]+", label.lower())
-        words = words[: words.index("of")] if "of" in words[1:] else words
+        words = head_phrase(label)
         if words and is_noun(words[-1]):
             return not names_someone(label)
     return False
