@@ -1,6 +1,6 @@
 """Replay a change to the final re-rank on recorded bench.kgs rows, without answering again.
 
-    python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5]
+    python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5] [--stand-in 0 0.5]
 
 bench.kgs keeps each finalist's scores and F1 (`Row.alternative_scores`, `Row.alternative_f1`), so a change to
 how the final score weighs them picks another winner among the same finalists, and its F1 is known. Only the
@@ -8,11 +8,14 @@ finalists that were scored can win, as in `Ranker.rerank` (those with the asked 
 finalists went unscored (a lone contender) keeps its answer. With no change the replay gives back the recorded
 F1 exactly, which the tests check.
 
-The change replayed here: `--walk-back`, an extra penalty on a finalist whose last step walks straight back
-(`rank._walks_back`) where the question has no word of sharing (`question._SAME`; the schema's own co-verbs are
-not read here, so "co-wrote" counts only by its prefix). It adds to what the rows' final scores already hold:
-rows written at reasoner v41 or later include `rank.WALK_BACK_WEIGHT` (0.2, chosen with this replay on rows of
-v40). Prints tune and check F1 per KG: a figure, never a check row.
+The changes replayed here, each adding to what the rows' final scores already hold. `--walk-back`: an extra penalty
+on a finalist whose last step walks straight back (`rank._walks_back`) where the question has no word of sharing
+(`question._SAME`; the schema's own co-verbs are not read here, so "co-wrote" counts only by its prefix); rows
+written at reasoner v41 or later include `rank.WALK_BACK_WEIGHT` (0.2, chosen with this replay on rows of v40).
+`--stand-in`: an extra penalty on a finalist that walks through a stand-in for a name of the question
+(engine.answer.stand_in); rows of v42 or later record it and include `rank.STAND_IN_WEIGHT` (0.5, chosen here on
+rows of v40-41), for older ones each KG's questions are linked again (its store and label index, no language model).
+Prints tune and check F1 per KG: a figure, never a check row.
 """
 
 from __future__ import annotations
@@ -22,14 +25,18 @@ import json
 from pathlib import Path
 from typing import Sequence
 
-from bench.kgs import half
-from engine.answer.question import _SAME
+from bench.kgs import SPECS, half
+from engine.answer.question import _SAME, QuestionReader
+from engine.answer.stand_in import stands_in
 from engine.answer.rank import _walks_back
+from engine.config import ScoutConfig
 from engine.programs.sexpr import parse
+from engine.scout import Scout
 
 
-def replayed_f1(row: dict, walk_back: float) -> float:
-    """The F1 of the finalist that wins once `walk_back` is taken off each unasked walk back's final score."""
+def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0) -> float:
+    """The F1 of the finalist that wins once `walk_back` is taken off each unasked walk back's final score, and
+    `stand_in` off each that stands in for a name (`mark_stand_ins` must have run for a nonzero one)."""
     scored = [(p, f, s) for p, f, s in zip(row["alternatives"], row["alternative_f1"], row["alternative_scores"])
               if s.get("final") is not None]
     if not scored:
@@ -39,32 +46,57 @@ def replayed_f1(row: dict, walk_back: float) -> float:
     def rank(item: tuple[str, float | None, dict]) -> tuple[bool, float]:
         program, _, scores = item
         penalty = walk_back if walk_back and not shares and _walks_back(parse(program)) else 0.0
+        penalty += stand_in if stand_in and scores["stands_in"] else 0.0
         return not scores["asked_class"], -(scores["final"] - penalty)
 
     best = min(scored, key=rank)
     return best[1] or 0.0
 
 
-def table(rows: Sequence[dict], walk_back: float) -> list[str]:
+def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0) -> list[str]:
     """ "<kg> tune F1 / check F1" per KG, in percent."""
     out = []
     for kg in sorted({r["kg"] for r in rows}):
         halves = {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")}
-        f1 = {h: 100 * sum(replayed_f1(r, walk_back) for r in rs) / len(rs) if rs else float("nan")
+        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in) for r in rs) / len(rs) if rs else float("nan")
               for h, rs in halves.items()}
         out.append(f"{kg} {f1['tune']:.1f} / {f1['check']:.1f}")
     return out
+
+
+def mark_stand_ins(rows: Sequence[dict]) -> None:
+    """Set "stands_in" (engine.answer.stand_in) on each scored finalist of rows written before it was recorded:
+    each KG's questions are read again against its labels (linking needs no corpus and no language model)."""
+    todo = [r for r in rows
+            if any(s.get("final") is not None and "stands_in" not in s for s in r["alternative_scores"])]
+    scout = Scout(ScoutConfig())
+    for kg in sorted({r["kg"] for r in todo}):
+        session = scout.open(SPECS[kg].kg)
+        try:
+            reader = QuestionReader(session.schema, session.label_index())
+            for row in (r for r in todo if r["kg"] == kg):
+                question = reader.read(row["question"])
+                for program, scores in zip(row["alternatives"], row["alternative_scores"]):
+                    scores.setdefault("stands_in", stands_in(question, parse(program), session.schema))
+        finally:
+            session.close()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("rows", nargs="+", type=Path, help="bench.kgs --results files")
     parser.add_argument("--walk-back", nargs="+", type=float, default=[0.0, 0.1, 0.2, 0.5])
+    parser.add_argument("--stand-in", nargs="+", type=float, default=[0.0],
+                        help="extra penalties on a finalist that stands in for a name (reads each KG's labels)")
     args = parser.parse_args(argv)
     for path in args.rows:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if any(args.stand_in):
+            mark_stand_ins(rows)
         for extra in args.walk_back:
-            print(f"{path.name} walk-back {extra}: " + " | ".join(table(rows, extra)), flush=True)
+            for stand_in in args.stand_in:
+                print(f"{path.name} walk-back {extra} stand-in {stand_in}: " + " | ".join(table(rows, extra, stand_in)),
+                      flush=True)
 
 
 if __name__ == "__main__":

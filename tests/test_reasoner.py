@@ -419,3 +419,35 @@ def test_an_unasked_walk_back_pays_its_own_weight_in_the_re_rank(reasoner: Reaso
     weighed = finals()
     assert weighed[straight.text] == pytest.approx(without[straight.text])
     assert weighed[back.text] == pytest.approx(without[back.text] - 0.2)
+
+
+def test_a_walk_through_a_stand_in_for_a_named_entity_pays_its_weight(reasoner: Reasoner, monkeypatch) -> None:
+    """ "which Ridley Scott films star Harrison Ford?": the films starring the actors of Ridley Scott's films walk
+    through actors where the question names one and leaves him unused; that reading pays STAND_IN_WEIGHT, and the
+    readings on both names, or with no walk at all, pay nothing."""
+    from engine.answer import rank
+    from engine.answer.stand_in import stands_in
+
+    question = reasoner.read("which Ridley Scott films star Harrison Ford?")
+    exemplars = reasoner.exemplars.nearest(question.anonymised, reasoner.config.exemplars)
+
+    def cand(text: str) -> ProgramCandidate:
+        program = parse(text)
+        return ProgramCandidate(program, text, frozenset(), validate(program, reasoner.schema),
+                                execution=reasoner.executor.execute(program), forward=-1.0)
+
+    stand = cand('(JOIN starred_actors (JOIN (R starred_actors) (JOIN directed_by "Ridley Scott")))')
+    both = cand('(AND (JOIN directed_by "Ridley Scott") (JOIN starred_actors "Harrison Ford"))')
+    one = cand('(JOIN directed_by "Ridley Scott")')
+    assert [stands_in(question, c.program, reasoner.schema) for c in (stand, both, one)] == [True, False, False]
+
+    def finals() -> dict[str, float]:
+        return {c.text: a.final for c, a in reasoner.ranker.rerank(question, exemplars, [stand, both, one])}
+
+    monkeypatch.setattr(rank, "STAND_IN_WEIGHT", 0.0)
+    without = finals()
+    monkeypatch.setattr(rank, "STAND_IN_WEIGHT", 0.5)
+    weighed = finals()
+    assert weighed[stand.text] == pytest.approx(without[stand.text] - 0.5)
+    assert weighed[both.text] == pytest.approx(without[both.text])
+    assert weighed[one.text] == pytest.approx(without[one.text])

@@ -1,0 +1,45 @@
+"""A walk that stands in for a name the question gives: a reading that reaches, from one of the question's
+names, something of the class of another name it leaves unused.
+
+"Who are the England players at club Everton?" names a country and a club. Read as "the players whose country
+is the country of Everton", the program walks from the club to *a* country and never uses the one named; it
+answers another question, yet its one-name reading scores as well as the right one with a 0.5B scorer
+(`rank.STAND_IN_WEIGHT` makes it pay). Only the sets a walk passes through count, not what the program answers
+with: "which country is Everton in" may well be asked in a question that names another country.
+"""
+
+from __future__ import annotations
+
+from engine.programs.sexpr import Entity, Join, Literal, Program, ProgramError, entities, walk
+from engine.programs.validate import validate
+from kg_adapters.schema import Schema
+
+from .question import Question
+
+
+def unused_classes(question: Question, program: Program) -> frozenset[str]:
+    """The classes of the entities linked to each question mention that the program uses none of."""
+    used = {e.ref for e in entities(program)}
+    by_mention: dict[int, list] = {}
+    for anchor in question.anchors:
+        if isinstance(anchor.node, Entity):
+            by_mention.setdefault(anchor.mention, []).append(anchor)
+    return frozenset(c for anchors in by_mention.values() if not any(a.node.ref in used for a in anchors)
+                     for a in anchors for c in a.candidate.classes)
+
+
+def stands_in(question: Question, program: Program, schema: Schema) -> bool:
+    """Whether a set the program walks through (a JOIN's argument) holds the class of a name the question
+    gives and the program leaves unused."""
+    unused = unused_classes(question, program)
+    if not unused:
+        return False
+    for node in walk(program):
+        if isinstance(node, Join) and not isinstance(node.arg, (Entity, Literal)):
+            try:
+                types = validate(node.arg, schema)
+            except ProgramError:
+                continue
+            if types and types & unused:
+                return True
+    return False
