@@ -21,12 +21,14 @@ Prints tune and check F1 per KG: a figure, never a check row.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 from pathlib import Path
 from typing import Sequence
 
 from bench.kgs import SPECS, half
 from engine.answer.question import _SAME, QuestionReader
+from engine.answer.named import unnamed_steps
 from engine.answer.stand_in import stands_in
 from engine.answer.rank import _walks_back
 from engine.config import ScoutConfig
@@ -34,9 +36,10 @@ from engine.programs.sexpr import parse
 from engine.scout import Scout
 
 
-def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0) -> float:
-    """The F1 of the finalist that wins once `walk_back` is taken off each unasked walk back's final score, and
-    `stand_in` off each that stands in for a name (`mark_stand_ins` must have run for a nonzero one)."""
+def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0) -> float:
+    """The F1 of the finalist that wins once `walk_back` is taken off each unasked walk back's final score,
+    `stand_in` off each that stands in for a name, and `unnamed` per step no question word names (the last two
+    need `mark` to have run)."""
     scored = [(p, f, s) for p, f, s in zip(row["alternatives"], row["alternative_f1"], row["alternative_scores"])
               if s.get("final") is not None]
     if not scored:
@@ -46,29 +49,30 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0) -> float:
     def rank(item: tuple[str, float | None, dict]) -> tuple[bool, float]:
         program, _, scores = item
         penalty = walk_back if walk_back and not shares and _walks_back(parse(program)) else 0.0
-        penalty += stand_in if stand_in and scores["stands_in"] else 0.0
+        penalty += stand_in * scores["stands_in"] if stand_in else 0.0
+        penalty += unnamed * scores["unnamed"] if unnamed else 0.0
         return not scores["asked_class"], -(scores["final"] - penalty)
 
     best = min(scored, key=rank)
     return best[1] or 0.0
 
 
-def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0) -> list[str]:
+def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0) -> list[str]:
     """ "<kg> tune F1 / check F1" per KG, in percent."""
     out = []
     for kg in sorted({r["kg"] for r in rows}):
         halves = {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")}
-        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in) for r in rs) / len(rs) if rs else float("nan")
+        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed) for r in rs) / len(rs) if rs else float("nan")
               for h, rs in halves.items()}
         out.append(f"{kg} {f1['tune']:.1f} / {f1['check']:.1f}")
     return out
 
 
-def mark_stand_ins(rows: Sequence[dict]) -> None:
-    """Set "stands_in" (engine.answer.stand_in) on each scored finalist of rows written before it was recorded:
-    each KG's questions are read again against its labels (linking needs no corpus and no language model)."""
-    todo = [r for r in rows
-            if any(s.get("final") is not None and "stands_in" not in s for s in r["alternative_scores"])]
+def mark(rows: Sequence[dict]) -> None:
+    """Set "stands_in" (engine.answer.stand_in) and "unnamed" (engine.answer.named.unnamed_steps) on each scored
+    finalist of rows written before reasoner v43 recorded them: each KG's questions are read again against its
+    labels (linking needs no corpus and no language model)."""
+    todo = [r for r in rows if any(s.get("final") is not None and "unnamed" not in s for s in r["alternative_scores"])]
     scout = Scout(ScoutConfig())
     for kg in sorted({r["kg"] for r in todo}):
         session = scout.open(SPECS[kg].kg)
@@ -77,7 +81,9 @@ def mark_stand_ins(rows: Sequence[dict]) -> None:
             for row in (r for r in todo if r["kg"] == kg):
                 question = reader.read(row["question"])
                 for program, scores in zip(row["alternatives"], row["alternative_scores"]):
-                    scores.setdefault("stands_in", stands_in(question, parse(program), session.schema))
+                    node = parse(program)
+                    scores.setdefault("stands_in", stands_in(question, node, session.schema))
+                    scores["unnamed"] = unnamed_steps(node, question.named_relations)
         finally:
             session.close()
 
@@ -88,15 +94,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--walk-back", nargs="+", type=float, default=[0.0, 0.1, 0.2, 0.5])
     parser.add_argument("--stand-in", nargs="+", type=float, default=[0.0],
                         help="extra penalties on a finalist that stands in for a name (reads each KG's labels)")
+    parser.add_argument("--unnamed", nargs="+", type=float, default=[0.0],
+                        help="extra penalties per step over a relation no question word names (the same)")
     args = parser.parse_args(argv)
     for path in args.rows:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if any(args.stand_in):
-            mark_stand_ins(rows)
-        for extra in args.walk_back:
-            for stand_in in args.stand_in:
-                print(f"{path.name} walk-back {extra} stand-in {stand_in}: " + " | ".join(table(rows, extra, stand_in)),
-                      flush=True)
+        if any(args.stand_in) or any(args.unnamed):
+            mark(rows)
+        for walk_back, stand_in, unnamed in itertools.product(args.walk_back, args.stand_in, args.unnamed):
+            print(f"{path.name} walk-back {walk_back} stand-in {stand_in} unnamed {unnamed}: "
+                  + " | ".join(table(rows, walk_back, stand_in, unnamed)), flush=True)
 
 
 if __name__ == "__main__":

@@ -64,3 +64,5 @@ def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_the_wal
     assert replayed_f1({**row, "alternative_scores": [scores(None)] * 3}, 0.5) == 0.0  # nothing scored: as recorded
     marked = [{**scores(-3.58), "stands_in": True}, {**scores(-3.60), "stands_in": False}, scores(None, asked=False)]
     assert replayed_f1({**row, "alternative_scores": marked}, 0.0, 0.1) == 1.0  # the stand-in pays 0.1
+    steps = [{**scores(-3.58), "unnamed": 1}, {**scores(-3.60), "unnamed": 0}, scores(None, asked=False)]
+    assert replayed_f1({**row, "alternative_scores": steps}, 0.0, 0.0, 0.1) == 1.0  # its unnamed step pays 0.1

@@ -451,3 +451,33 @@ def test_a_walk_through_a_stand_in_for_a_named_entity_pays_its_weight(reasoner: 
     assert weighed[stand.text] == pytest.approx(without[stand.text] - 0.5)
     assert weighed[both.text] == pytest.approx(without[both.text])
     assert weighed[one.text] == pytest.approx(without[one.text])
+
+
+def test_each_step_over_a_relation_the_question_does_not_name_pays_its_weight(reasoner: Reasoner, monkeypatch) -> None:
+    """ "what was Ridley Scott the director of?": the films he directed walk one relation the question names; the
+    actors of those films walk one more that no word names, and pay UNNAMED_WEIGHT for it."""
+    from engine.answer import rank
+    from engine.answer.named import unnamed_steps
+
+    question = reasoner.read("what was Ridley Scott the director of?")
+    assert "directed_by" in question.named_relations
+    exemplars = reasoner.exemplars.nearest(question.anonymised, reasoner.config.exemplars)
+
+    def cand(text: str) -> ProgramCandidate:
+        program = parse(text)
+        return ProgramCandidate(program, text, frozenset(), validate(program, reasoner.schema),
+                                execution=reasoner.executor.execute(program), forward=-1.0)
+
+    films = cand('(JOIN directed_by "Ridley Scott")')
+    actors = cand('(JOIN (R starred_actors) (JOIN directed_by "Ridley Scott"))')
+    assert [unnamed_steps(c.program, question.named_relations) for c in (films, actors)] == [0, 1]
+
+    def finals() -> dict[str, float]:
+        return {c.text: a.final for c, a in reasoner.ranker.rerank(question, exemplars, [films, actors])}
+
+    monkeypatch.setattr(rank, "UNNAMED_WEIGHT", 0.0)
+    without = finals()
+    monkeypatch.setattr(rank, "UNNAMED_WEIGHT", 0.1)
+    weighed = finals()
+    assert weighed[films.text] == pytest.approx(without[films.text])
+    assert weighed[actors.text] == pytest.approx(without[actors.text] - 0.1)

@@ -192,6 +192,21 @@ def words_of(text: str) -> list[str]:
 # 67.2: "countries in africa where french is spoken" went to the cities of those countries.
 NAMED_WEIGHT = 0.5
 
+# What each step over a relation that no word of the question names costs in the final re-rank (`unnamed_steps`,
+# engine.answer.rank): "what was [James Keach] the director of" went to the actors of his films, one unnamed step
+# longer, by 0.01 (MetaQA, a readable corpus). Replayed on 2,566 bench.kgs rows of v40 with the walk-back and
+# stand-in weights (python -m bench.replay ROWS --walk-back 0.2 --stand-in 0.5 --unnamed 0 0.03 0.05 0.08 0.1
+# 0.15; BENCHMARKS.md "Replayed: ..."), the default corpora's check F1 fell nowhere at any weight; at 0.1 MetaQA
+# 87.6 -> 88.0 (seed 0) and 87.0 -> 88.4 (seed 1), WorldCup 98.4 -> 99.3, university tune 92.1 -> 97.6; of the
+# readable corpora's, only MetaQA at seed 0 fell (85.6 -> 85.0). Without the other two weights 0.2 cost
+# geography-demo a question of its check half: 0.1 stays at half that.
+UNNAMED_WEIGHT = 0.1
+
+
+def unnamed_steps(program: Program, named: dict[str, Spelling]) -> int:
+    """The program's steps over relations that no word of the question spells (`NamedRelations.named`)."""
+    return sum(1 for node in walk(program) if isinstance(node, Relation) and node.name not in named)
+
 
 def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[str] = frozenset()) -> int:
     """How many of the question's words the program's relations spell, leaving out `answer_words`, the words

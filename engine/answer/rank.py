@@ -8,11 +8,12 @@ The best set is the `beam` best by forward score plus `relevance`: SIMILARITY_WE
 question, and NAMED_WEIGHT per question word that the candidate's relations spell (engine.answer.named).
 
 Re-rank of the finalists (the best set plus each step's best new candidate, `finalists`):
-ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the
-program written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats
-(`repeats`), less WALK_BACK_WEIGHT for a walk back the question does not ask for, less STAND_IN_WEIGHT for a walk
-through a stand-in for a name the question gives (engine.answer.stand_in), plus `relevance` (without
-inverse consistency: the forward score and relevance alone).
+ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the program
+written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats (`repeats`), less
+WALK_BACK_WEIGHT for a walk back the question does not ask for, less STAND_IN_WEIGHT for a walk through a
+stand-in for a name the question gives (engine.answer.stand_in) and UNNAMED_WEIGHT per step over a relation no
+word of the question names (engine.answer.named), plus `relevance` (without inverse consistency: the forward
+score and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
 """
@@ -44,10 +45,10 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
-from .named import NAMED_WEIGHT, Spelling
+from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, Spelling, unnamed_steps
 from .question import Question
 from .search import ProgramCandidate, Search
-from .stand_in import stands_in
+from .stand_in import STAND_IN_WEIGHT, stands_in
 from .usual import UNUSUAL_WEIGHT
 
 SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in the prompt
@@ -83,14 +84,6 @@ NAMES_WEIGHT = 0.5
 # default corpora at seed 0 (all six dev KGs, v40's figures) did not move at all; at seed 1 worldcup check went
 # 97.4 -> 98.4 (0.2); readable corpora PQL check +0.5, PQL-3H +1.0.
 WALK_BACK_WEIGHT = 0.2
-# A finalist that walks through something of the class of a name the question gives and leaves unused
-# (engine.answer.stand_in: "England players at club Everton" read as the players of Everton's country) pays
-# STAND_IN_WEIGHT in the final score. Replayed on the same 2,566 rows (python -m bench.replay ROWS --walk-back 0.2
-# --stand-in 0 0.1 0.2 0.3 0.5 1.0; BENCHMARKS.md "Replayed: ..."): finalists that stand in come up only on WorldCup
-# and geography-demo; no F1 fell at any weight and the default corpora did not move; readable corpora on WorldCup
-# went 97.7 -> 98.4 check at seed 0 (from 0.3) and 95.8 -> 97.7 at seed 1. 0.5 is inside the weights that gave all
-# of it, and what a name the reading uses earns (NAMES_WEIGHT).
-STAND_IN_WEIGHT = 0.5
 
 FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
 # The inverse score reads each finalist as English (engine.programs.verbalize) rather than as an s-expression,
@@ -129,6 +122,7 @@ class Alternative:
     mentions: int = 0  # question mentions it is built on (NAMES_WEIGHT each in the final score)
     unusual: float = 0.0  # how seldom its entities take the ties it walks from them (engine.answer.usual)
     stands_in: bool = False  # walks through a stand-in for a name the question gives (STAND_IN_WEIGHT)
+    unnamed: int = 0  # steps over relations no word of the question names (UNNAMED_WEIGHT each)
 
 
 class Ranker:
@@ -283,6 +277,7 @@ class Ranker:
                      alpha: float) -> Alternative:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         stand = stands_in(question, cand.program, self.schema)
+        unnamed = unnamed_steps(cand.program, question.named_relations)
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)
         elif inv is None:  # skipped: it could not change the winner, so no final score to show
@@ -291,10 +286,10 @@ class Ranker:
             repeat_count = repeats(cand.program, walk_back=not question.asks_same, named=question.named_relations)
             back = WALK_BACK_WEIGHT if not question.asks_same and _walks_back(cand.program) else 0.0
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
-                     + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand)
+                     + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed)
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
-                           len(cand.anchors), round(cand.unusual, 6), stand)
+                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed)
 
     def _inverse_prompt(self, exemplars: list[CorpusRecord]) -> str:
         examples = "".join(f"Query: {self.plain_reading(r.program)}\nQuestion: {r.question}\n\n" for r in exemplars)

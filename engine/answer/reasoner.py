@@ -59,8 +59,8 @@ log = logging.getLogger(__name__)
 # 38: the shortest fitting reading meets the re-rank when all fitting finalists walk further; 39: without exemplars
 # the re-rank leaves the forward score out; 40: a possessive chain inside an of-phrase names no asked class;
 # 41: an unasked walk back pays WALK_BACK_WEIGHT in the re-rank; 42: a walk through a stand-in for a name the
-# question gives pays STAND_IN_WEIGHT.
-REASONER_VERSION = 42
+# question gives pays STAND_IN_WEIGHT; 43: each step over a relation no question word names pays UNNAMED_WEIGHT.
+REASONER_VERSION = 43
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
