@@ -14,7 +14,7 @@ from engine.programs.sexpr import Entity, Join, Literal, Program, ProgramError, 
 from engine.programs.validate import validate
 from kg_adapters.schema import Schema
 
-from .question import Question
+from .question import Anchor, Question
 
 # What a finalist that walks through a stand-in pays in the final re-rank (engine.answer.rank). Replayed on 2,566
 # bench.kgs rows (python -m bench.replay ROWS --walk-back 0.2 --stand-in 0 0.1 0.2 0.3 0.5 1.0; BENCHMARKS.md
@@ -28,7 +28,7 @@ STAND_IN_WEIGHT = 0.5
 def unused_classes(question: Question, program: Program) -> frozenset[str]:
     """The classes of the entities linked to each question mention that the program uses none of."""
     used = {e.ref for e in entities(program)}
-    by_mention: dict[int, list] = {}
+    by_mention: dict[int, list[Anchor]] = {}
     for anchor in question.anchors:
         if isinstance(anchor.node, Entity):
             by_mention.setdefault(anchor.mention, []).append(anchor)
