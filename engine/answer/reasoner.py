@@ -56,10 +56,8 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history).
-# 38: the shortest fitting reading meets the re-rank when all fitting finalists walk further; 39: without exemplars
-# the re-rank leaves the forward score out; 40: a possessive chain inside an of-phrase names no asked class;
-# 41: an unasked walk back pays WALK_BACK_WEIGHT in the re-rank; 42: a walk through a stand-in for a name the
-# question gives pays STAND_IN_WEIGHT; 43: each step over a relation no question word names pays UNNAMED_WEIGHT.
+# 40: a possessive chain inside an of-phrase names no asked class; 41: an unasked walk back pays WALK_BACK_WEIGHT;
+# 42: a walk through a stand-in for a name pays STAND_IN_WEIGHT; 43: each unnamed step pays UNNAMED_WEIGHT.
 REASONER_VERSION = 43
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
