@@ -393,91 +393,39 @@ def test_each_name_is_extended_once_where_the_best_set_holds_readings_of_another
     assert unheard(one_name, Search(pool=[departed]), [departed]) == []
 
 
-def test_an_unasked_walk_back_pays_its_own_weight_in_the_re_rank(reasoner: Reasoner, monkeypatch) -> None:
-    """ "who directed alien?": the director of the films Alien's director made walks back to the director; it pays
-    WALK_BACK_WEIGHT on top of its repeat, and the straight reading pays nothing."""
+# Weights of the final re-rank, each with a question of the tiny KG and its readings: how many times each pays it.
+# "who directed alien?": the director of the films Alien's director made walks back (on top of its repeat).
+# "which Ridley Scott films star Harrison Ford?": the films starring the actors of Scott's films walk through
+# actors, a stand-in for the actor the question names; the readings on both names, or with no walk, pay nothing.
+# "what was Ridley Scott the director of?": the actors of his films walk one relation no word of it names.
+RE_RANK_WEIGHTS = [
+    ("WALK_BACK_WEIGHT", 0.2, "who directed alien?",
+     {'(JOIN (R directed_by) "Alien")': 0,
+      '(JOIN (R directed_by) (JOIN directed_by (JOIN (R directed_by) "Alien")))': 1}),
+    ("STAND_IN_WEIGHT", 0.5, "which Ridley Scott films star Harrison Ford?",
+     {'(JOIN starred_actors (JOIN (R starred_actors) (JOIN directed_by "Ridley Scott")))': 1,
+      '(AND (JOIN directed_by "Ridley Scott") (JOIN starred_actors "Harrison Ford"))': 0,
+      '(JOIN directed_by "Ridley Scott")': 0}),
+    ("UNNAMED_WEIGHT", 0.1, "what was Ridley Scott the director of?",
+     {'(JOIN directed_by "Ridley Scott")': 0, '(JOIN (R starred_actors) (JOIN directed_by "Ridley Scott"))': 1}),
+]
+
+
+@pytest.mark.parametrize("weight, value, text, paid", RE_RANK_WEIGHTS, ids=[w[0] for w in RE_RANK_WEIGHTS])
+def test_a_re_rank_weight_is_paid_by_the_readings_it_names_and_no_other(
+        reasoner: Reasoner, monkeypatch, weight: str, value: float, text: str, paid: dict[str, int]) -> None:
     from engine.answer import rank
 
-    question = reasoner.read("who directed alien?")
-    assert not question.asks_same
+    question = reasoner.read(text)
     exemplars = reasoner.exemplars.nearest(question.anonymised, reasoner.config.exemplars)
-
-    def cand(text: str) -> ProgramCandidate:
-        program = parse(text)
-        return ProgramCandidate(program, text, frozenset(), validate(program, reasoner.schema),
-                                execution=reasoner.executor.execute(program), forward=-1.0)
-
-    straight = cand('(JOIN (R directed_by) "Alien")')
-    back = cand('(JOIN (R directed_by) (JOIN directed_by (JOIN (R directed_by) "Alien")))')
+    cands = [ProgramCandidate(parse(p), p, frozenset(), validate(parse(p), reasoner.schema),
+                              execution=reasoner.executor.execute(parse(p)), forward=-1.0) for p in paid]
 
     def finals() -> dict[str, float]:
-        return {c.text: a.final for c, a in reasoner.ranker.rerank(question, exemplars, [straight, back])}
+        return {c.text: a.final for c, a in reasoner.ranker.rerank(question, exemplars, cands)}
 
-    monkeypatch.setattr(rank, "WALK_BACK_WEIGHT", 0.0)
+    monkeypatch.setattr(rank, weight, 0.0)
     without = finals()
-    monkeypatch.setattr(rank, "WALK_BACK_WEIGHT", 0.2)
+    monkeypatch.setattr(rank, weight, value)
     weighed = finals()
-    assert weighed[straight.text] == pytest.approx(without[straight.text])
-    assert weighed[back.text] == pytest.approx(without[back.text] - 0.2)
-
-
-def test_a_walk_through_a_stand_in_for_a_named_entity_pays_its_weight(reasoner: Reasoner, monkeypatch) -> None:
-    """ "which Ridley Scott films star Harrison Ford?": the films starring the actors of Ridley Scott's films walk
-    through actors where the question names one and leaves him unused; that reading pays STAND_IN_WEIGHT, and the
-    readings on both names, or with no walk at all, pay nothing."""
-    from engine.answer import rank
-    from engine.answer.stand_in import stands_in
-
-    question = reasoner.read("which Ridley Scott films star Harrison Ford?")
-    exemplars = reasoner.exemplars.nearest(question.anonymised, reasoner.config.exemplars)
-
-    def cand(text: str) -> ProgramCandidate:
-        program = parse(text)
-        return ProgramCandidate(program, text, frozenset(), validate(program, reasoner.schema),
-                                execution=reasoner.executor.execute(program), forward=-1.0)
-
-    stand = cand('(JOIN starred_actors (JOIN (R starred_actors) (JOIN directed_by "Ridley Scott")))')
-    both = cand('(AND (JOIN directed_by "Ridley Scott") (JOIN starred_actors "Harrison Ford"))')
-    one = cand('(JOIN directed_by "Ridley Scott")')
-    assert [stands_in(question, c.program, reasoner.schema) for c in (stand, both, one)] == [True, False, False]
-
-    def finals() -> dict[str, float]:
-        return {c.text: a.final for c, a in reasoner.ranker.rerank(question, exemplars, [stand, both, one])}
-
-    monkeypatch.setattr(rank, "STAND_IN_WEIGHT", 0.0)
-    without = finals()
-    monkeypatch.setattr(rank, "STAND_IN_WEIGHT", 0.5)
-    weighed = finals()
-    assert weighed[stand.text] == pytest.approx(without[stand.text] - 0.5)
-    assert weighed[both.text] == pytest.approx(without[both.text])
-    assert weighed[one.text] == pytest.approx(without[one.text])
-
-
-def test_each_step_over_a_relation_the_question_does_not_name_pays_its_weight(reasoner: Reasoner, monkeypatch) -> None:
-    """ "what was Ridley Scott the director of?": the films he directed walk one relation the question names; the
-    actors of those films walk one more that no word names, and pay UNNAMED_WEIGHT for it."""
-    from engine.answer import rank
-    from engine.answer.named import unnamed_steps
-
-    question = reasoner.read("what was Ridley Scott the director of?")
-    assert "directed_by" in question.named_relations
-    exemplars = reasoner.exemplars.nearest(question.anonymised, reasoner.config.exemplars)
-
-    def cand(text: str) -> ProgramCandidate:
-        program = parse(text)
-        return ProgramCandidate(program, text, frozenset(), validate(program, reasoner.schema),
-                                execution=reasoner.executor.execute(program), forward=-1.0)
-
-    films = cand('(JOIN directed_by "Ridley Scott")')
-    actors = cand('(JOIN (R starred_actors) (JOIN directed_by "Ridley Scott"))')
-    assert [unnamed_steps(c.program, question.named_relations) for c in (films, actors)] == [0, 1]
-
-    def finals() -> dict[str, float]:
-        return {c.text: a.final for c, a in reasoner.ranker.rerank(question, exemplars, [films, actors])}
-
-    monkeypatch.setattr(rank, "UNNAMED_WEIGHT", 0.0)
-    without = finals()
-    monkeypatch.setattr(rank, "UNNAMED_WEIGHT", 0.1)
-    weighed = finals()
-    assert weighed[films.text] == pytest.approx(without[films.text])
-    assert weighed[actors.text] == pytest.approx(without[actors.text] - 0.1)
+    assert {p: round((without[p] - weighed[p]) / value, 6) for p in paid} == paid
