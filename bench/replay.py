@@ -1,6 +1,6 @@
 """Replay a change to the final re-rank on recorded bench.kgs rows, without answering again.
 
-    python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5] [--stand-in 0 0.5]
+    python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5] [--stand-in 0 0.5] [--unnamed 0 0.1]
 
 bench.kgs keeps each finalist's scores and F1 (`Row.alternative_scores`, `Row.alternative_f1`), so a change to
 how the final score weighs them picks another winner among the same finalists, and its F1 is known. Only the
@@ -13,8 +13,10 @@ on a finalist whose last step walks straight back (`rank._walks_back`) where the
 (`question._SAME`; the schema's own co-verbs are not read here, so "co-wrote" counts only by its prefix); rows
 written at reasoner v41 or later include `rank.WALK_BACK_WEIGHT` (0.2, chosen with this replay on rows of v40).
 `--stand-in`: an extra penalty on a finalist that walks through a stand-in for a name of the question
-(engine.answer.stand_in); rows of v42 or later record it and include `rank.STAND_IN_WEIGHT` (0.5, chosen here on
-rows of v40-41), for older ones each KG's questions are linked again (its store and label index, no language model).
+(engine.answer.stand_in); rows of v42 or later record it and include its weight (0.5, chosen here on rows of v40).
+`--unnamed`: an extra penalty per step over a relation no word of the question names (engine.answer.named); rows
+of v43 or later record the count and include its weight (0.1, chosen here on rows of v40). For rows older than
+what they record, `mark` links each KG's questions again (its store and label index, no language model).
 Prints tune and check F1 per KG: a figure, never a check row.
 """
 
@@ -27,10 +29,10 @@ from pathlib import Path
 from typing import Sequence
 
 from bench.kgs import SPECS, half
-from engine.answer.question import _SAME, QuestionReader
 from engine.answer.named import unnamed_steps
-from engine.answer.stand_in import stands_in
+from engine.answer.question import _SAME, QuestionReader
 from engine.answer.rank import _walks_back
+from engine.answer.stand_in import stands_in
 from engine.config import ScoutConfig
 from engine.programs.sexpr import parse
 from engine.scout import Scout

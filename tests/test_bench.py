@@ -46,7 +46,7 @@ def test_the_load_report_counts_errors_differences_and_the_throughput_ratio() ->
     assert rows[key] == "105 / 110 (+4.8%)"
 
 
-def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_the_walk_back_penalty() -> None:
+def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_each_penalty() -> None:
     """bench.replay on a made-up row: two scored finalists, the recorded winner a walk back by 0.02."""
     from bench.replay import replayed_f1
 
