@@ -96,7 +96,8 @@ class ScoutConfig:
     # and no context: by eye 210 of 240 sampled questions grammatical and faithful, at least 34 of 40 on every dev KG,
     # against 123 (bench/qgen_eye_<kg>_fast3.md); 8,838 programs an hour on WorldCup against 5,205 (2026-11-27).
     # Off: its budget-150 corpora cost check F1 on 7 of 8 dev KG-and-seed pairs, 0.2-2.0 points on the large check
-    # halves, one to three of university's 11 (BENCHMARKS.md, "Readable questions at v40 ...").
+    # halves, one to three of university's 11 (BENCHMARKS.md, "Readable questions at v40 ..."); at 3 beams and
+    # context 1 on 4 of 6 (university and WorldCup at both seeds; BENCHMARKS.md, "... default speed settings ...").
     qgen_readable: bool = field(default=False, metadata={"help": "fluent readings, and keep only questions that say "
                                                         "every step (else the reading as a question)"})
     # --- reasoning (method.md step 3)
