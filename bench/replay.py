@@ -15,7 +15,7 @@ written at reasoner v41 or later include `rank.WALK_BACK_WEIGHT` (0.2, chosen wi
 `--stand-in`: an extra penalty on a finalist that walks through a stand-in for a name of the question
 (engine.answer.stand_in); rows of v42 or later record it and include its weight (0.5, chosen here on rows of v40).
 `--unnamed`: an extra penalty per step over a relation no word of the question names (engine.answer.named); rows
-of v43 or later record the count and include its weight (0.1, chosen here on rows of v40). For rows older than
+of v43 or later record the count, and v43's alone include a weight (0.1; off again since v44). For rows older than
 what they record, `mark` links each KG's questions again (its store and label index, no language model).
 Prints tune and check F1 per KG: a figure, never a check row.
 """
