@@ -199,8 +199,8 @@ NAMED_WEIGHT = 0.5
 # +1.4 at seeds 0 / 1, WorldCup +0.9; v43's own bench.kgs run agreed to the decimal). But tests/test_mechanisms.py
 # then failed: "what is the largest city in a country that borders France?" went to the largest city of France,
 # since "borders" spells no word of `neighbour` and the right reading has one unnamed step more (it had won by
-# 0.009). A KG nobody tuned on words its relations unlike its users more often still, so the count stays recorded
-# (`Alternative.unnamed`) for the replay until steps are named by meaning, not only by spelling.
+# 0.009). KGs nobody tuned on word their relations unlike their users more often still, so the weight is off and
+# the count stays recorded (`Alternative.unnamed`) for the replay until steps are named by meaning, not spelling.
 UNNAMED_WEIGHT = 0.0
 
 
