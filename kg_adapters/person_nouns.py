@@ -66,7 +66,7 @@ def head_phrase(label: str) -> list[str]:
     """A label's words up to its head noun: "place of birth" -> place (the head of "<noun> of <noun>" is the
     first noun); "football team" -> football team."""
     words = re.findall(r"[a-z]+", label.lower())
-    return words[: words.index("of")] if "of" in words[1:] else words
+    return words[: words.index("of", 1)] if "of" in words[1:] else words
 
 
 def names_someone(label: str) -> bool:

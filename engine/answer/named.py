@@ -193,14 +193,13 @@ def words_of(text: str) -> list[str]:
 NAMED_WEIGHT = 0.5
 
 # What each step over a relation that no word of the question names costs in the final re-rank (`unnamed_steps`,
-# engine.answer.rank). OFF (0.0). At 0.1 (reasoner v43) "what was [James Keach] the director of" no longer went to
-# the actors of his films, and replayed on 2,566 bench.kgs rows of v40 (python -m bench.replay ROWS --walk-back 0.2
-# --stand-in 0.5 --unnamed 0 0.03 0.05 0.08 0.1 0.15) the default corpora's check F1 fell nowhere (MetaQA +0.4 /
-# +1.4 at seeds 0 / 1, WorldCup +0.9; v43's own bench.kgs run agreed to the decimal). But tests/test_mechanisms.py
-# then failed: "what is the largest city in a country that borders France?" went to the largest city of France,
-# since "borders" spells no word of `neighbour` and the right reading has one unnamed step more (it had won by
-# 0.009). KGs nobody tuned on word their relations unlike their users more often still, so the weight is off and
-# the count stays recorded (`Alternative.unnamed`) for the replay until steps are named by meaning, not spelling.
+# engine.answer.rank). OFF (0.0). At 0.1 (reasoner v43), replayed on 2,566 bench.kgs rows of v40 (python -m
+# bench.replay ROWS --walk-back 0.2 --stand-in 0.5 --unnamed 0 0.03 0.05 0.08 0.1 0.15), the default corpora's
+# check F1 fell nowhere (MetaQA +0.4 / +1.4 at seeds 0 / 1, WorldCup +0.9; v43's own bench.kgs run agreed to the
+# decimal). But a test of tests/test_mechanisms.py then failed: a question whose verb spells no word of the relation
+# it means lost its right reading, one unnamed step longer, to a shorter one (BENCHMARKS.md, "Reasoner v44").
+# KGs nobody tuned on word their relations unlike their users more often still, so the weight is off and the count
+# stays recorded (`Alternative.unnamed`) for the replay until steps are named by meaning, not spelling.
 UNNAMED_WEIGHT = 0.0
 
 
