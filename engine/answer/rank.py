@@ -79,10 +79,10 @@ NAMES_WEIGHT = 0.5
 
 # A last step that walks straight back where the question asks for no sharing (`_walks_back`: a one-hop question
 # read as the things that share the topic's answer) costs WALK_BACK_WEIGHT in the final score on top of its repeat:
-# at log(0.7) alone such a reading had won by 0.02 (university, a readable corpus). Replayed on the recorded finalists of 2,566
-# bench.kgs rows (python -m bench.replay, BENCHMARKS.md "Replayed: ..."), 0.1-0.5 made no F1 fall anywhere: the
-# default corpora at seed 0 (all six dev KGs, v40's figures) did not move at all; at seed 1 worldcup check went
-# 97.4 -> 98.4 (0.2); readable corpora PQL check +0.5, PQL-3H +1.0.
+# at log(0.7) alone such a reading had won by 0.02 (university, a readable corpus). Replayed on the recorded
+# finalists of 2,566 bench.kgs rows (python -m bench.replay, BENCHMARKS.md "Replayed: ..."), 0.1-0.5 made no F1 fall
+# anywhere: the default corpora at seed 0 (all six dev KGs, v40's figures) did not move at all; at seed 1 worldcup
+# check went 97.4 -> 98.4 (0.2); readable corpora PQL check +0.5, PQL-3H +1.0.
 WALK_BACK_WEIGHT = 0.2
 
 FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
