@@ -58,15 +58,22 @@ c:works_in rdfs:label "works in" ; rdfs:domain c:Employee ; rdfs:range c:Departm
 c:based_in rdfs:label "based in" ; rdfs:domain c:Department ; rdfs:range c:City .
 c:salary rdfs:label "salary" ; rdfs:domain c:Employee .
 c:hired rdfs:label "hired" ; rdfs:domain c:Employee .
+c:born rdfs:label "birth year" ; rdfs:domain c:Employee .
+c:grade rdfs:label "seniority level" ; rdfs:domain c:Employee .
 c:lisbon a c:City ; rdfs:label "Lisbon" .
 c:oslo a c:City ; rdfs:label "Oslo" .
 c:sales a c:Department ; rdfs:label "Sales" ; c:based_in c:lisbon .
 c:research a c:Department ; rdfs:label "Research" ; c:based_in c:oslo .
-c:alice a c:Employee ; rdfs:label "Alice Novak" ; c:works_in c:sales ; c:salary 72000 ; c:hired "2019-03-01"^^xsd:date .
-c:bruno a c:Employee ; rdfs:label "Bruno Costa" ; c:works_in c:sales ; c:salary 55000 ; c:hired "2021-06-15"^^xsd:date .
-c:chen a c:Employee ; rdfs:label "Chen Wei" ; c:works_in c:sales ; c:salary 51000 ; c:hired "2022-01-10"^^xsd:date .
-c:dana a c:Employee ; rdfs:label "Dana Ilves" ; c:works_in c:research ; c:salary 98000 ; c:hired "2015-09-01"^^xsd:date .
-c:hana a c:Employee ; rdfs:label "Hana Sato" ; c:works_in c:research ; c:salary 48000 ; c:hired "2023-04-01"^^xsd:date .
+c:alice a c:Employee ; rdfs:label "Alice Novak" ; c:works_in c:sales ; c:salary 72000 ; c:hired "2019-03-01"^^xsd:date ;
+    c:born 1985 ; c:grade 1 .
+c:bruno a c:Employee ; rdfs:label "Bruno Costa" ; c:works_in c:sales ; c:salary 55000 ; c:hired "2021-06-15"^^xsd:date ;
+    c:born 1994 ; c:grade 2 .
+c:chen a c:Employee ; rdfs:label "Chen Wei" ; c:works_in c:sales ; c:salary 51000 ; c:hired "2022-01-10"^^xsd:date ;
+    c:born 1979 ; c:grade 4 .
+c:dana a c:Employee ; rdfs:label "Dana Ilves" ; c:works_in c:research ; c:salary 98000 ; c:hired "2015-09-01"^^xsd:date ;
+    c:born 1990 ; c:grade 5 .
+c:hana a c:Employee ; rdfs:label "Hana Sato" ; c:works_in c:research ; c:salary 48000 ; c:hired "2023-04-01"^^xsd:date ;
+    c:born 1988 ; c:grade 3 .
 c:Project a rdfs:Class ; rdfs:label "project" .
 c:works_on rdfs:label "works on" ; rdfs:domain c:Employee ; rdfs:range c:Project .
 c:leader rdfs:label "leader" ; rdfs:domain c:Project ; rdfs:range c:Employee .
@@ -177,6 +184,10 @@ def company_reasoner(company):
     ("who earns the most?", "Dana Ilves"),
     ("who was hired most recently?", "Hana Sato"),
     ("who was hired first?", "Dana Ilves"),  # 2.5: an ordinal ranks a date like a superlative
+    # 2.5: an adjective of time ranks by the year of birth, not by the seniority level's small numbers (these held
+    # before too with no corpus; a corpus's exemplars had tipped the dev KG's like question: tests/test_named.py)
+    ("who is the oldest employee?", "Chen Wei"),
+    ("who is the youngest employee?", "Bruno Costa"),
     # before: the department's people listed ("people" named no class, so no COUNT fitted the question)
     ("how many people are in the sales department?", "3"),
     # before: a walk through his projects' leaders, (JOIN (R works_in) (JOIN (R leader) (JOIN (R works_on) X))),

@@ -103,3 +103,19 @@ NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
 ])
 def test_a_program_counts_the_words_its_relations_spell(program: str, answer_words: set, spelt: int) -> None:
     assert share(NAMED, parse(program), frozenset(answer_words)) == spelt
+
+
+@pytest.mark.parametrize("question, expected", [
+    # issue 27, 2.5: an adjective of time names the relation whose values are years or dates; "seniority level"
+    # (small numbers) is no time, though readable corpora once ranked "the oldest student" by a year of study
+    ("who is the oldest employee?", {"born": {"oldest"}, "hired": {"oldest"}}),
+    ("which employees are younger than Bruno?", {"born": {"younger"}, "hired": {"younger"}}),
+    ("who is the most recent one hired?", {"hired": {"hired", "recent"}, "born": {"recent"}}),
+    ("what is the salary of the new employee?", {"salary": {"salary"}}),  # a plain "new" measures nothing
+])
+def test_adjectives_of_time_name_the_relations_that_hold_years_or_dates(small_kg, question: str,
+                                                                        expected: dict) -> None:
+    from tests.test_mechanisms import COMPANY_TTL
+
+    named = NamedRelations(small_kg("company.ttl", COMPANY_TTL).schema).named(question, [])
+    assert {name: set(spelling.words) for name, spelling in named.items()} == expected

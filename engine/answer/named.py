@@ -83,6 +83,13 @@ DIMENSIONS = {
     ("fast", "slow", "quick"): ("speed", "velocity"),
 }
 _DIMENSION_OF = {adjective: nouns for adjectives, nouns in DIMENSIONS.items() for adjective in adjectives}
+# Adjectives of time: "the oldest <noun>", "born earlier than X", "the most recent" rank or compare by a year or
+# a date (which way is `degree.py`'s). No word of such a relation need say so ("birth year" has no "old"), so they
+# name the relations whose values the schema reads as years or dates. Only graded forms, and "recent": "New
+# <name>" or "the late <name>" measure nothing.
+TIME_ADJECTIVES = frozenset({"old", "young", "new", "early", "late", "recent"})
+TIME_KINDS = frozenset({"year", "date"})
+_TIME = "time"  # the dimension they name, held by no word
 
 
 class NamedRelations:
@@ -98,6 +105,8 @@ class NamedRelations:
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
             readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in rel.words]
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
+            if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range):
+                measures.add(_TIME)
             if measures:
                 self._measures[rel.name] = frozenset(measures)
             if any(readings):
@@ -154,13 +163,17 @@ TYPO_TWO_EDITS = 9
 
 
 def _dimension_words(tokens: set[str]) -> dict[str, tuple[str, ...]]:
-    """{question word: the dimension nouns it names}: "smallest", "larger", "populous" (by the adjective's lemma)."""
+    """{question word: the dimension nouns it names}: "smallest", "larger", "populous" (by the adjective's lemma);
+    "oldest", "earlier", "recent" name time."""
     out = {}
     for token in tokens:
         lemmas = getAllLemmas(token).get("ADJ", ())
         for lemma in (token, *lemmas):
             if lemma in _DIMENSION_OF:
                 out[token] = _DIMENSION_OF[lemma]
+                break
+            if lemma in TIME_ADJECTIVES and (lemma != token or token == "recent"):
+                out[token] = (_TIME,)
                 break
     return out
 
