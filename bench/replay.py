@@ -13,7 +13,8 @@ on a finalist whose last step walks straight back (`rank._walks_back`) where the
 (`question._SAME`; the schema's own co-verbs are not read here, so "co-wrote" counts only by its prefix); rows
 written at reasoner v41 or later include `rank.WALK_BACK_WEIGHT` (0.2, chosen with this replay on rows of v40).
 `--stand-in`: an extra penalty on a finalist that walks through a stand-in for a name of the question
-(engine.answer.stand_in); rows of v42 or later record it and include its weight (0.5, chosen here on rows of v40).
+(engine.answer.stand_in); rows of v42 or later record it and include its weight (0.5, chosen here on rows of v40;
+from v46 a side of an AND may stand in too, and the weight is 1.0, chosen on rows of v40-v43).
 `--unnamed`: an extra penalty per step over a relation no word of the question names (engine.answer.named); rows
 of v43 or later record the count, and v43's alone include a weight (0.1; off again since v44). For rows older than
 what they record, `mark` links each KG's questions again (its store and label index, no language model).

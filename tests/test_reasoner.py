@@ -396,14 +396,17 @@ def test_each_name_is_extended_once_where_the_best_set_holds_readings_of_another
 # Weights of the final re-rank, each with a question of the tiny KG and its readings: how many times each pays it.
 # "who directed alien?": the director of the films Alien's director made walks back (on top of its repeat).
 # "which Ridley Scott films star Harrison Ford?": the films starring the actors of Scott's films walk through
-# actors, a stand-in for the actor the question names; the readings on both names, or with no walk, pay nothing.
+# actors, a stand-in for the actor the question names; so does the AND whose sides each use one name and walk
+# through the other's stand-in; the readings on both names, or with no walk, pay nothing.
 # "what was Ridley Scott the director of?": the actors of his films walk one relation no word of it names.
 RE_RANK_WEIGHTS = [
     ("WALK_BACK_WEIGHT", 0.2, "who directed alien?",
      {'(JOIN (R directed_by) "Alien")': 0,
       '(JOIN (R directed_by) (JOIN directed_by (JOIN (R directed_by) "Alien")))': 1}),
-    ("STAND_IN_WEIGHT", 0.5, "which Ridley Scott films star Harrison Ford?",
+    ("STAND_IN_WEIGHT", 1.0, "which Ridley Scott films star Harrison Ford?",
      {'(JOIN starred_actors (JOIN (R starred_actors) (JOIN directed_by "Ridley Scott")))': 1,
+      '(AND (JOIN directed_by (JOIN (R directed_by) (JOIN starred_actors "Harrison Ford"))) '
+      '(JOIN starred_actors (JOIN (R starred_actors) (JOIN directed_by "Ridley Scott"))))': 1,
       '(AND (JOIN directed_by "Ridley Scott") (JOIN starred_actors "Harrison Ford"))': 0,
       '(JOIN directed_by "Ridley Scott")': 0}),
     ("UNNAMED_WEIGHT", 0.1, "what was Ridley Scott the director of?",

@@ -6,11 +6,14 @@ is the country of Everton", the program walks from the club to *a* country and n
 answers another question, yet its one-name reading scores as well as the right one with a 0.5B scorer
 (STAND_IN_WEIGHT makes it pay). Only the sets a walk passes through count, not what the program answers
 with: "which country is Everton in" may well be asked in a question that names another country.
+
+Each side of an AND is held to the same rule with the names it uses itself: "the players whose country is
+Everton's and whose club is in England" uses both names, each through a stand-in for the other.
 """
 
 from __future__ import annotations
 
-from engine.programs.sexpr import Entity, Join, Literal, Program, ProgramError, entities, walk
+from engine.programs.sexpr import And, Entity, Join, Literal, Program, ProgramError, entities, walk
 from engine.programs.validate import validate
 from kg_adapters.schema import Schema
 
@@ -20,9 +23,10 @@ from .question import Anchor, Question
 # bench.kgs rows (python -m bench.replay ROWS --walk-back 0.2 --stand-in 0 0.1 0.2 0.3 0.5 1.0; BENCHMARKS.md
 # "Replayed: ..."): finalists that stand in come up only on WorldCup and geography-demo; no F1 fell at any weight
 # and the default corpora did not move; readable corpora on WorldCup went 97.7 -> 98.4 check at seed 0 (from 0.3)
-# and 95.8 -> 97.7 at seed 1. 0.5 is inside the weights that gave all of it, and what a name the reading uses
-# earns (NAMES_WEIGHT).
-STAND_IN_WEIGHT = 0.5
+# and 95.8 -> 97.7 at seed 1 (v42, 0.5). Held to each side of an AND too (v46), replayed on six row sets (default
+# and readable corpora, seeds 0 and 1; BENCHMARKS.md "Reasoner v46 ..."): WorldCup check 98.4-98.6 -> 100.0 on
+# all six from 0.75 to 1.5, no F1 of any KG fell; 1.0 is inside that.
+STAND_IN_WEIGHT = 1.0
 
 
 def unused_classes(question: Question, program: Program) -> frozenset[str]:
@@ -37,8 +41,13 @@ def unused_classes(question: Question, program: Program) -> frozenset[str]:
 
 
 def stands_in(question: Question, program: Program, schema: Schema) -> bool:
-    """Whether a set the program walks through (a JOIN's argument) holds the class of a name the question
-    gives and the program leaves unused."""
+    """Whether the program, or a side of one of its ANDs, walks through a set (a JOIN's argument) that holds the
+    class of a name the question gives and that part leaves unused."""
+    parts = [program, *(side for node in walk(program) if isinstance(node, And) for side in (node.left, node.right))]
+    return any(_walks_through_unused(question, part, schema) for part in parts)
+
+
+def _walks_through_unused(question: Question, program: Program, schema: Schema) -> bool:
     unused = unused_classes(question, program)
     if not unused:
         return False
