@@ -56,10 +56,8 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history).
-# 40: a possessive chain inside an of-phrase names no asked class; 41: an unasked walk back pays WALK_BACK_WEIGHT;
-# 42: a walk through a stand-in for a name pays STAND_IN_WEIGHT; 43: each unnamed step pays UNNAMED_WEIGHT; 44: not;
-# 45: adjectives of time ("oldest") name the relations whose values are years or dates; 46: each side of an AND
-# may stand in too, and STAND_IN_WEIGHT is 1.0; 47: "where" asks for WordNet's places where no relation says where.
+# 44: UNNAMED_WEIGHT off; 45: adjectives of time name the relations of years or dates; 46: each side of an AND may
+# stand in too (STAND_IN_WEIGHT 1.0); 47: "where" asks for WordNet's places where no relation says where.
 REASONER_VERSION = 47
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
