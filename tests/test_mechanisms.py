@@ -205,7 +205,7 @@ def company_reasoner(company):
     # a program's length, outweighed the inverse score that sees the two as equal (Ranker.rerank)
     ("which department is Bruno in?", "Sales"),
     # before: Oslo, where her department is, (JOIN (R based_in) (JOIN (R works_in) X)): "where" asked for no class,
-    # and "from" spells no relation (the university dev KG's "where is Bastian from?" went the same way)
+    # and "from" spells no relation (so too the university dev KG's "where is Bastian from?")
     ("where is Dana from?", "Lisbon"),
     ("what is the salary of Bruno?", "55000"),
 ])
