@@ -38,7 +38,7 @@ PERSON_WORDS = frozenset({"person", "persons", "people", "human", "humans", "som
 
 # Bumped when the rule that draws the list changes, so that an older list is drawn again.
 LIST_VERSION = 1
-# Where in WordNet's noun hierarchy the nouns of each list lie: kinds of person; what a "who" may ask for.
+# Where in WordNet's noun hierarchy the nouns of each list lie: kinds of person; what a "who" may ask for; places.
 PERSON_ROOTS = ("person.n.01",)
 WHO_ROOTS = ("person.n.01", "social_group.n.01", "organism.n.01")
 PLACE_ROOTS = ("location.n.01",)
@@ -81,19 +81,19 @@ def names_someone(label: str) -> bool:
     words = head_phrase(label)
     if not words:
         return False
-    if names_people(" ".join(words)):
-        return True
-    head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
-    return bool({" ".join([*words[:-1], head]), head} & _nouns_below("someone", WHO_ROOTS))
+    return names_people(" ".join(words)) or _heads_below(words, "someone", WHO_ROOTS)
 
 
 def names_a_place(label: str) -> bool:
     """A class label whose head noun's first sense is a place, as WordNet says ("town", "home town", "region")."""
     words = head_phrase(label)
-    if not words:
-        return False
+    return bool(words) and _heads_below(words, "place", PLACE_ROOTS)
+
+
+def _heads_below(words: list[str], kind: str, roots: tuple[str, ...]) -> bool:
+    """Whether the phrase, or its last word alone, singular, is one of the nouns under `roots`."""
     head = (getLemma(words[-1], upos="NOUN") or (words[-1],))[0]
-    return bool({" ".join([*words[:-1], head]), head} & _nouns_below("place", PLACE_ROOTS))
+    return bool({" ".join([*words[:-1], head]), head} & _nouns_below(kind, roots))
 
 
 def person_nouns(path: Path | None = None) -> frozenset[str]:

@@ -117,6 +117,17 @@ def test_a_who_asks_for_people_groups_of_them_and_living_things(label: str, some
     assert names_someone(label) is someone
 
 
+@pytest.mark.parametrize("label, place", [
+    ("town", True), ("Cities", True), ("hometown", True), ("place of birth", True), ("state", True),
+    # the first sense only: a country is a nation before a land; a building, a peak or a department is no location
+    ("country", False), ("building", False), ("peak", False), ("department", False), ("", False),
+])
+def test_a_where_asks_for_what_wordnet_puts_under_location(label: str, place: bool) -> None:
+    from kg_adapters.person_nouns import names_a_place
+
+    assert names_a_place(label) is place
+
+
 @pytest.mark.parametrize("name, range_label, noun", [
     ("enrolled_in", "course", "course"),  # a participle and a preposition: no noun; the objects' class
     ("member_of", "department", "department"),  # "<noun> of": the objects are what one is a member of

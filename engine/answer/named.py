@@ -84,9 +84,9 @@ DIMENSIONS = {
 }
 _DIMENSION_OF = {adjective: nouns for adjectives, nouns in DIMENSIONS.items() for adjective in adjectives}
 # Adjectives of time: "the oldest <noun>", "born earlier than X", "the most recent" rank or compare by a year or
-# a date (which way is `degree.py`'s). No word of such a relation need say so ("birth year" has no "old"), so they
-# name the relations whose values the schema reads as years or dates. Only graded forms, and "recent": "New
-# <name>" or "the late <name>" measure nothing.
+# a date (which way is `degree.py`'s). No word of such a relation need say so, so they name the relations whose
+# values the schema reads as years or dates. Only graded forms, and "recent": a plain "new" or "late" before a name
+# measures nothing.
 TIME_ADJECTIVES = frozenset({"old", "young", "new", "early", "late", "recent"})
 TIME_KINDS = frozenset({"year", "date"})
 _TIME = "time"  # the dimension they name, held by no word
