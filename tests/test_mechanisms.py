@@ -195,7 +195,7 @@ def company_reasoner(company):
     ("who was hired most recently?", "Hana Sato"),
     ("who was hired first?", "Dana Ilves"),  # 2.5: an ordinal ranks a date like a superlative
     # 2.5: an adjective of time ranks by the year of birth, not by the seniority level's small numbers (these held
-    # before too with no corpus; a corpus's exemplars had tipped the dev KG's like question: tests/test_named.py)
+    # before too with no corpus; a corpus's exemplars had tipped a like dev question: tests/test_named.py)
     ("who is the oldest employee?", "Chen Wei"),
     ("who is the youngest employee?", "Bruno Costa"),
     # before: the department's people listed ("people" named no class, so no COUNT fitted the question)
@@ -205,7 +205,7 @@ def company_reasoner(company):
     # a program's length, outweighed the inverse score that sees the two as equal (Ranker.rerank)
     ("which department is Bruno in?", "Sales"),
     # before: Oslo, where her department is, (JOIN (R based_in) (JOIN (R works_in) X)): "where" asked for no class,
-    # and "from" spells no relation (so too the university dev KG's "where is Bastian from?")
+    # and "from" spells no relation (so too a like question of the university dev KG)
     ("where is Dana from?", "Lisbon"),
     ("what is the salary of Bruno?", "55000"),
 ])

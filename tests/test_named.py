@@ -107,7 +107,7 @@ def test_a_program_counts_the_words_its_relations_spell(program: str, answer_wor
 
 @pytest.mark.parametrize("question, expected", [
     # issue 27, 2.5: an adjective of time names the relation whose values are years or dates; "seniority level"
-    # (small numbers) is no time, though readable corpora once ranked "the oldest student" by a year of study
+    # (small numbers) is no time, though exemplars of readable corpora once tipped a dev KG's like question to one
     ("who is the oldest employee?", {"born": {"oldest"}, "hired": {"oldest"}}),
     ("which employees are younger than Bruno?", {"born": {"younger"}, "hired": {"younger"}}),
     ("who is the most recent one hired?", {"hired": {"hired", "recent"}, "born": {"recent"}}),
