@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from engine.programs.sexpr import Aggregate, Compare, Count, In, Not, Or, Superlative, walk
-from engine.programs.validate import LITERAL_KINDS, QUANTITY_KINDS
+from engine.programs.validate import LITERAL_KINDS, QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.schema import Schema
 
 from .named import words_of
@@ -89,9 +89,9 @@ def what_is_asked(question: Question, schema: Schema) -> str:
     kinds = {schema.class_(name).kind if schema.class_(name) else "entity" for name in question.asked_types}
     labels = sorted(schema.class_(n).label for n in question.asked_types
                     if schema.class_(n) and not schema.class_(n).is_literal)
-    if kinds & {"integer", "decimal"}:
+    if kinds & QUANTITY_KINDS:
         parts.append("a number")
-    if kinds & {"year", "date"}:
+    if kinds & TIME_KINDS:
         parts.append("a date or year")
     if labels:
         parts.append(" or ".join(labels[:3]))

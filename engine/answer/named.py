@@ -35,6 +35,7 @@ from engine.programs.sexpr import (
     relation_name,
     walk,
 )
+from engine.programs.validate import TIME_KINDS
 from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -88,7 +89,6 @@ _DIMENSION_OF = {adjective: nouns for adjectives, nouns in DIMENSIONS.items() fo
 # values the schema reads as years or dates. Only graded forms, and "recent": a plain "new" or "late" before a name
 # measures nothing.
 TIME_ADJECTIVES = frozenset({"old", "young", "new", "early", "late", "recent"})
-TIME_KINDS = frozenset({"year", "date"})
 _TIME = "time"  # the dimension they name, held by no word
 
 

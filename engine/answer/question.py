@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.programs.sexpr import Entity, Literal, Node
-from engine.programs.validate import QUANTITY_KINDS
+from engine.programs.validate import QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.person_nouns import names_a_place, names_people
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema
@@ -130,7 +130,7 @@ class QuestionReader:
         # what "when", "where" and "who" ask for. A place is an object of a relation that says where its subject
         # is; where none says so, a class WordNet puts under location. WordNet knows words, not the KG: a noun whose
         # first sense is a place may name a role there, so the schema's own word comes first.
-        self._time_classes = frozenset(c.name for c in schema.classes if c.kind in ("year", "date"))
+        self._time_classes = frozenset(c.name for c in schema.classes if c.kind in TIME_KINDS)
         self._place_classes = frozenset(
             {c for r in schema.relations if _LOCATIVE.search(r.label.lower()) for c in r.range}
             or {c.name for c in schema.classes if not c.is_literal and names_a_place(c.label)})

@@ -42,6 +42,7 @@ from .sexpr import (
 NUMERIC_KINDS = frozenset({"year", "integer", "decimal", "date"})  # what superlatives and comparatives order
 SUMMABLE_KINDS = frozenset({"year", "integer", "decimal"})  # what SUM and AVG add up: no dates
 QUANTITY_KINDS = frozenset({"integer", "decimal"})  # what answers "how many" and "how much"
+TIME_KINDS = frozenset({"year", "date"})  # what answers "when" and what "oldest" or "most recent" ranks by
 LITERAL_KINDS = NUMERIC_KINDS | {"text"}  # every kind of literal class (kg_adapters.schema names them by kind)
 Types = frozenset[str] | None  # class names a set may hold; None when unknown
 
