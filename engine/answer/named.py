@@ -205,20 +205,20 @@ def words_of(text: str) -> list[str]:
 # 67.2: "countries in africa where french is spoken" went to the cities of those countries.
 NAMED_WEIGHT = 0.5
 
-# What each step over a relation that no word of the question names costs in the final re-rank (`unnamed_steps`,
-# engine.answer.rank). OFF (0.0). At 0.1 (reasoner v43), replayed on 2,566 bench.kgs rows of v40 (python -m
-# bench.replay ROWS --walk-back 0.2 --stand-in 0.5 --unnamed 0 0.03 0.05 0.08 0.1 0.15), the default corpora's
-# check F1 fell nowhere (MetaQA +0.4 / +1.4 at seeds 0 / 1, WorldCup +0.9; v43's own bench.kgs run agreed to the
-# decimal). But a test of tests/test_mechanisms.py then failed: a question whose verb spells no word of the relation
-# it means lost its right reading, one unnamed step longer, to a shorter one (BENCHMARKS.md, "Reasoner v44").
-# KGs nobody tuned on word their relations unlike their users more often still, so the weight is off and the count
-# stays recorded (`Alternative.unnamed`) for the replay until steps are named by meaning, not spelling.
-UNNAMED_WEIGHT = 0.0
+# What each step over a relation that no word of the question names, by spelling or by meaning (`unnamed_steps`,
+# engine.answer.meant), costs in the final re-rank (engine.answer.rank). Named by spelling only (reasoner v43) it
+# cost a mechanism test its right reading: a verb that spells nothing of the relation it means ("borders" for
+# `neighbour`), so it was off (v44). Named by meaning as well, replayed on four bench.kgs row sets (BENCHMARKS.md,
+# "Explored, not adopted: steps named by meaning"): at 0.05, 0.1 and 0.15 (MEANT_COSINE 0.4) no check F1 fell, and
+# at 0.1 MetaQA's rose on every row set (v47 run 87.6 -> 88.7, readable seed 0 86.1 -> 88.2). Reasoner v48.
+UNNAMED_WEIGHT = 0.1
 
 
-def unnamed_steps(program: Program, named: dict[str, Spelling]) -> int:
-    """The program's steps over relations that no word of the question spells (`NamedRelations.named`)."""
-    return sum(1 for node in walk(program) if isinstance(node, Relation) and node.name not in named)
+def unnamed_steps(program: Program, named: dict[str, Spelling], meant: frozenset[str] = frozenset()) -> int:
+    """The program's steps over relations that no word of the question spells (`NamedRelations.named`) or means
+    (engine.answer.meant)."""
+    return sum(1 for node in walk(program)
+               if isinstance(node, Relation) and node.name not in named and node.name not in meant)
 
 
 def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[str] = frozenset()) -> int:

@@ -11,8 +11,8 @@ Re-rank of the finalists (the best set plus each step's best new candidate, `fin
 ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the program
 written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats (`repeats`), less
 WALK_BACK_WEIGHT for a walk back the question does not ask for, less STAND_IN_WEIGHT for a walk through a
-stand-in for a name the question gives (engine.answer.stand_in) and UNNAMED_WEIGHT (now 0) per step over a
-relation no word of the question names (engine.answer.named), plus `relevance` (without inverse consistency: the
+stand-in for a name the question gives (engine.answer.stand_in) and UNNAMED_WEIGHT per step over a relation
+no word of the question names, by spelling or meaning (engine.answer.named, engine.answer.meant), plus `relevance` (without inverse consistency: the
 forward score and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
@@ -122,7 +122,7 @@ class Alternative:
     mentions: int = 0  # question mentions it is built on (NAMES_WEIGHT each in the final score)
     unusual: float = 0.0  # how seldom its entities take the ties it walks from them (engine.answer.usual)
     stands_in: bool = False  # walks through a stand-in for a name the question gives (STAND_IN_WEIGHT)
-    unnamed: int = 0  # steps over relations no word of the question names (UNNAMED_WEIGHT each)
+    unnamed: int = 0  # steps over relations no word of the question spells or means (UNNAMED_WEIGHT each)
 
 
 class Ranker:
@@ -249,8 +249,9 @@ class Ranker:
         return out
 
     # ------------------------------------------------------------------ re-rank
-    def rerank(self, question: Question, exemplars: list[CorpusRecord],
-               finalists: list[ProgramCandidate]) -> list[tuple[ProgramCandidate, Alternative]]:
+    def rerank(self, question: Question, exemplars: list[CorpusRecord], finalists: list[ProgramCandidate],
+               meant: frozenset[str] = frozenset()) -> list[tuple[ProgramCandidate, Alternative]]:
+        """The finalists best first, with their scores; `meant`: the relations the question names by meaning."""
         asked = [fits_asked(question, c) for c in finalists]
         inverse: list[float | None] = [None] * len(finalists)
         if self.config.inverse_consistency:
@@ -266,7 +267,7 @@ class Ranker:
         # with no exemplars (a KG without a corpus yet) the forward score, the 0.5B model's guess at a language it
         # has seen no example of, rises with a program's length; the English inverse score decides alone
         alpha = self.config.ic_alpha if exemplars else 0.0
-        ranked = [(cand, self._alternative(question, cand, inv, fits, alpha))
+        ranked = [(cand, self._alternative(question, cand, inv, fits, alpha, meant))
                   for cand, inv, fits in zip(finalists, inverse, asked)]
         # where some finalist answers with the asked class, those come first; the scores order the rest (the
         # unscored ones, all outside the asked class, keep the best set's order)
@@ -274,10 +275,10 @@ class Ranker:
         return ranked
 
     def _alternative(self, question: Question, cand: ProgramCandidate, inv: float | None, fits: bool,
-                     alpha: float) -> Alternative:
+                     alpha: float, meant: frozenset[str]) -> Alternative:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         stand = stands_in(question, cand.program, self.schema)
-        unnamed = unnamed_steps(cand.program, question.named_relations)
+        unnamed = unnamed_steps(cand.program, question.named_relations, meant)
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)
         elif inv is None:  # skipped: it could not change the winner, so no final score to show

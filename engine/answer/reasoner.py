@@ -14,7 +14,8 @@ This module is the driver; each stage is a module of its own (see engine/answer/
 4. `prune`: execute the new programs most similar to the question until `prune_k` have answers.
 5. `rank`: forward-score them with the LLM; keep the best `beam`; stop when no new candidate enters the
    best set, or after `max_steps`. Then re-rank the finalists (the best set plus each step's best new
-   candidate) with inverse consistency, the repeat penalty and the similarity.
+   candidate) with inverse consistency, the repeat penalty, the similarity and the relations the question's words
+   spell (`named`) or mean (`meant`).
 6. The winner's execution is the answer. Readings passed over on the way (self-correction: one that executed
    to nothing or failed, one of the wrong kind for the question) are listed with it, with the reason.
 7. `memo`: whole results are kept on disk, so a repeated question is answered in about a millisecond.
@@ -25,7 +26,6 @@ Bad input never raises: it comes back as a QuestionResult with a `message`.
 from __future__ import annotations
 
 import hashlib
-
 import logging
 import re
 import time
@@ -40,12 +40,13 @@ from engine.bootstrap.readings import SOURCE as READING
 from engine.config import ScoutConfig
 from engine.programs.executor import Answer
 from engine.programs.kg import KnowledgeGraph
-from engine.programs.sexpr import Count, In
+from engine.programs.sexpr import Count, In, relations
 
 from .asked import what_is_asked
 from .candidates import Enumerator
 from .extend import reached, to_extend
 from .linker import LabelIndex, Linking, Mention
+from .meant import RelationMeanings
 from .memo import AnswerMemo, memo_key
 from .prune import Pruner
 from .question import Question, QuestionReader
@@ -56,9 +57,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history).
-# 44: UNNAMED_WEIGHT off; 45: adjectives of time name the relations of years or dates; 46: each side of an AND may
-# stand in too (STAND_IN_WEIGHT 1.0); 47: "where" asks for WordNet's places where no relation says where.
-REASONER_VERSION = 47
+# 45: adjectives of time name year and date relations; 46: either side of an AND may stand in; 47: "where" asks for
+# WordNet's places where no relation says where; 48: a step no question word spells or means pays UNNAMED_WEIGHT.
+REASONER_VERSION = 48
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -112,18 +113,9 @@ class QuestionResult:
             "count": self.count,
             "message": self.message,
             "alternatives": [asdict(a) for a in self.alternatives],
-            "linked": [
-                {
-                    "text": m.text,
-                    "start": m.start,
-                    "end": m.end,
-                    "candidates": [
-                        {"kind": c.kind, "label": c.label, "iri": c.iri, "score": c.score, "classes": list(c.classes)}
-                        for c in m.candidates
-                    ],
-                }
-                for m in self.linked
-            ],
+            "linked": [{"text": m.text, "start": m.start, "end": m.end, "candidates": [
+                {"kind": c.kind, "label": c.label, "iri": c.iri, "score": c.score, "classes": list(c.classes)}
+                for c in m.candidates]} for m in self.linked],
             "exemplars": list(self.exemplars),
             "steps": self.steps,
             "candidates": self.candidates,
@@ -155,6 +147,7 @@ class Reasoner:
         self.enumerator = Enumerator(kg, config)
         self.pruner = Pruner(self.schema, self.executor, embedder, config, self.enumerator.ties)
         self.ranker = Ranker(self.schema, llm, config, self.enumerator.incident_relations)
+        self.meanings = RelationMeanings(self.schema, embedder)
         self.memo = AnswerMemo(config.cache_dir, enabled=config.answer_memo if memoize is None else memoize)
         # The schema's names and wording shape prompts and programs: an edited label or a named class is
         # another KG to the memo.
@@ -269,7 +262,8 @@ class Reasoner:
         t0 = time.perf_counter()
         finalists = self.ranker.with_fitting(question, self.ranker.finalists(search.leaders, best), search.scored)
         finalists = self.ranker.with_fuller(question, finalists, search.scored)
-        ranked = self.ranker.rerank(question, search.exemplars, finalists)
+        meant = self.meanings.meant(question, (r.name for c in finalists for r in relations(c.program)))
+        ranked = self.ranker.rerank(question, search.exemplars, finalists, meant)
         timings = replace(timings, rerank=time.perf_counter() - t0, total=time.perf_counter() - started)
         winner = next((c for c, _ in ranked if c.execution is not None and c.size > 0), None)
         common.update(question=text, alternatives=tuple(alt for _, alt in ranked), timings=timings)
