@@ -10,11 +10,14 @@ from __future__ import annotations
 import pytest
 
 from engine.answer.linker import LabelIndex
+from engine.answer.meant import RelationMeanings, content_words
+from engine.answer.named import unnamed_steps
 from engine.answer.question import QuestionReader
 from engine.answer.reasoner import Reasoner
 from engine.lm.embedder import Embedder
 from engine.lm.llm import LLM
 from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import Literal, parse
 
 REGIONS_TTL = """\
 @prefix r: <http://example.org/regions/> .
@@ -125,6 +128,32 @@ def reasoner(regions):
     r.close()
 
 
+# ------------------------------------------------------------------ 1. a relation named by a word near it in meaning
+@pytest.mark.parametrize("question, words, meant, not_meant", [
+    # "earn" spells nothing of `salary`; the embedder puts it near
+    ("how much does Bruno earn?", ["earn"], {"salary"}, {"works_in", "works_on", "hired"}),
+    # names and class words are not the question's own words: "Sales" and "department" mean nothing here
+    ("who is in the Sales department?", [], set(), {"works_in", "based_in"}),
+])
+def test_a_question_word_means_the_relations_near_it(company, question: str, words: list[str], meant: set[str],
+                                                     not_meant: set[str]) -> None:
+    kg, index, embedder, _ = company
+    read = QuestionReader(kg.schema, index).read(question)
+    assert content_words(read) == words
+    heard = RelationMeanings(kg.schema, embedder).meant(read, [r.name for r in kg.schema.relations])
+    assert meant <= heard and not heard & not_meant
+
+
+def test_a_step_no_word_spells_or_means_is_counted(company) -> None:
+    """What the final re-rank makes a step pay for (UNNAMED_WEIGHT): meaning spares `salary`, not `hired`."""
+    kg, index, embedder, _ = company
+    read = QuestionReader(kg.schema, index).read("how much does Bruno earn?")
+    meant = RelationMeanings(kg.schema, embedder).meant(read, ["salary", "hired"])
+    assert unnamed_steps(parse('(JOIN (R salary) "Bruno Costa")'), read.named_relations, meant) == 0
+    assert unnamed_steps(parse('(JOIN (R salary) "Bruno Costa")'), read.named_relations) == 1  # by spelling only
+    assert unnamed_steps(parse('(JOIN (R hired) "Bruno Costa")'), read.named_relations, meant) == 1
+
+
 # ------------------------------------------------------------------ 2. a superlative a relation spells
 @pytest.mark.parametrize("question, ranks", [
     ("what is the highest point of Arden?", False),  # the relation `highest point`
@@ -181,6 +210,15 @@ def test_a_class_of_places_is_asked_for_by_where(company) -> None:
     assert reader.read("which department is Bruno in?").asked_types == {"Department"}  # no "where": as before
 
 
+def test_an_ordinal_names_a_value_of_a_counted_relation(company) -> None:
+    """"third-level" is the value 3 of `seniority level` (a relation of whole numbers), not a rank: before, "third"
+    linked nothing and the question asked for no value (engine.answer.words.ordinals_as_values)."""
+    kg, index, _, _ = company
+    read = QuestionReader(kg.schema, index).read("which third-level employees work in Research?")
+    assert [(a.node.value, a.node.kind) for a in read.anchors if isinstance(a.node, Literal)] == [("3", "integer")]
+    assert "grade" in read.named_relations  # "level" still spells it
+
+
 @pytest.fixture(scope="module")
 def company_reasoner(company):
     kg, index, embedder, config = company
@@ -208,6 +246,10 @@ def company_reasoner(company):
     # and "from" spells no relation (so too a like question of the university dev KG)
     ("where is Dana from?", "Lisbon"),
     ("what is the salary of Bruno?", "55000"),
+    # before: "third" linked nothing; the walk to Research's people's projects' leaders' levels answered "5"
+    ("which third-level employees work in Research?", "Hana Sato"),
+    # before: the levels of all employees counted, "5"
+    ("how many second-level employees are there?", "1"),
 ])
 def test_questions_a_new_users_staff_ask(company_reasoner: Reasoner, question: str, answer: str) -> None:
     result = company_reasoner.answer(question)

@@ -94,6 +94,7 @@ NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
     ('(JOIN (R events) (JOIN (R nationality) "alice"))', set(), 2),
     ('(JOIN (R birthplace) (JOIN (R nationality) "alice"))', set(), 1),  # one word, however many relations
     ('(JOIN nationality "Egypt")', set(), 0),  # a noun names the relation only toward its objects
+    ('(JOIN nationality 3)', set(), 1),  # ... or reads a value of it, as a comparison does (v49)
     ('(JOIN (R events) (JOIN (R nationality) "alice"))', {"events"}, 1),  # the answers' own class word
     ('(JOIN directed_by "Ridley Scott")', set(), 1),  # a verb names it either way
     ('(ARGMAX (JOIN directed_by "Ridley Scott") (JOIN nationality events))', set(), 3),  # a path reads values

@@ -8,7 +8,7 @@ from engine.answer.asked import counts_named
 from engine.answer.linker import LabelIndex
 from engine.answer.question import QuestionReader
 from kg_adapters.person_nouns import names_people
-from engine.answer.words import numbers_as_digits
+from engine.answer.words import numbers_as_digits, ordinals_as_values
 from engine.lm.embedder import Embedder
 from engine.programs.kg import KnowledgeGraph
 
@@ -224,6 +224,24 @@ def test_questions_that_ask_for_a_ranking(reader: QuestionReader, question: str,
 )
 def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
     assert numbers_as_digits(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        # a noun of a relation that holds whole numbers ("year of study", "seniority level"): the ordinal is its value
+        ("which second-year students take Optics?", "which year 2 students take Optics?"),
+        ("who are the 3rd level staff?", "who are the level 3 staff?"),
+        ("list the Tenth Level members", "list the Level 10 members"),
+        # no such noun after it: a rank, or part of a name, as before
+        ("who was hired first?", "who was hired first?"),
+        ("the first film of the year", "the first film of the year"),
+        ("what is the first-class fare?", "what is the first-class fare?"),
+        ("who wrote [Second Year Blues]?", "who wrote [Second Year Blues]?"),
+    ],
+)
+def test_an_ordinal_before_a_counted_noun_is_its_value(question: str, expected: str) -> None:
+    assert ordinals_as_values(question, frozenset({"year", "level", "study"})) == expected
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ from engine.programs.sexpr import (
     Compare,
     Degree,
     Join,
+    Literal,
     Node,
     Program,
     Relation,
@@ -244,12 +245,14 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
 
 def walks(program: Program) -> list[tuple[str, bool]]:
     """(relation name, walked toward its objects) for every relation the program walks. (JOIN (R r) X), the r
-    of X, goes toward r's objects; (JOIN r X) toward its subjects; a superlative's, comparison's or sum's path
-    reads each member's value, toward the objects unless reversed."""
+    of X, goes toward r's objects; (JOIN r X) toward its subjects, but (JOIN r 3), things whose r is the value 3,
+    reads the value as a comparison does ("the level 3 staff" spells `level`); a superlative's, comparison's or
+    sum's path reads each member's value, toward the objects unless reversed."""
     out: list[tuple[str, bool]] = []
     for node in walk(program):
         if isinstance(node, Join):
-            out.append((relation_name(node.relation), isinstance(node.relation, Reverse)))
+            toward_objects = isinstance(node.relation, Reverse) or isinstance(node.arg, Literal)
+            out.append((relation_name(node.relation), toward_objects))
         elif isinstance(node, (Superlative, Aggregate)):
             out += _path(node.path)
         elif isinstance(node, (Compare, Degree)):

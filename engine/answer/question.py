@@ -46,7 +46,7 @@ from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED
 from .nouns import relation_nouns, without_possessors
-from .words import ARTICLES, PERSON_WORDS, STOP, numbers_as_digits, word_forms
+from .words import ARTICLES, PERSON_WORDS, STOP, fold, numbers_as_digits, ordinals_as_values, word_forms
 
 ENTITIES_PER_MENTION = 2
 # The wh-word of an asked class: "which languages", "what are the films that ...", "who are the players",
@@ -139,11 +139,13 @@ class QuestionReader:
         self._co_verb = _co_verbs(schema)
         self._what_value = relation_nouns(schema)
         self._named = NamedRelations(schema)
+        self._counted_nouns = frozenset(w for r in schema.relations if schema.literal_kind(r) == "integer"
+                                        for w in re.findall(r"[a-z]+", fold(r.label)) if w not in STOP)
         self._named_superlatives = superlative_phrases(
             [text for r in schema.relations for text in (r.label, r.reverse_label, object_noun(r.name))])
 
     def read(self, text: str) -> Question:
-        text = numbers_as_digits(text)
+        text = ordinals_as_values(numbers_as_digits(text), self._counted_nouns)
         linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
         anchors = tuple(_anchors(linking))
         anonymised = linking.anonymised()

@@ -45,6 +45,29 @@ def numbers_as_digits(question: str) -> str:
     return "".join(parts)
 
 
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORDINAL_NOUN = re.compile(rf"\b(?:({'|'.join(_ORDINAL_WORDS)})|(\d+)(?:st|nd|rd|th))[- ]([a-z]+)\b", re.IGNORECASE)
+
+
+def ordinals_as_values(question: str, nouns: frozenset[str]) -> str:
+    """ "second-year students" as "year 2 students" where `nouns`, the words of the labels of relations that hold
+    whole numbers ("year of study", "seniority level"), has the noun: the ordinal is that relation's value, not a
+    rank, and as digits the linker finds the literal. "Who was hired first?" and "the first film" are left alone,
+    and so are bracketed names."""
+
+    def value(match: re.Match) -> str:
+        noun = match.group(3)
+        if noun.lower() not in nouns:
+            return match.group(0)
+        number = _ORDINAL_WORDS.index(match.group(1).lower()) + 1 if match.group(1) else int(match.group(2))
+        return f"{noun} {number}"
+
+    parts = _BRACKETED.split(question)
+    for i in range(0, len(parts), 2):  # even parts lie outside brackets
+        parts[i] = _ORDINAL_NOUN.sub(value, parts[i])
+    return "".join(parts)
+
+
 def fold(token: str) -> str:
     """Case-folded, accents stripped, apostrophes removed; "&" reads "and"."""
     if token == "&":
