@@ -24,7 +24,7 @@ from .words import STOP, fold
 # A question word names a relation by meaning at this cosine or more (MiniLM-L6, single words against the
 # relation's label, reverse label and lexicon words). Replayed on the finalists of four bench.kgs row sets (the v47
 # run; default corpus at seed 1; readable corpora at seeds 0 and 1) with a step unnamed by both rules paying 0.1
-# (BENCHMARKS.md, "Explored, not adopted: steps named by meaning"): at 0.4, 0.5 and 0.6 no check F1 fell and MetaQA's
+# (BENCHMARKS.md, "Explored: steps named by meaning"): at 0.4, 0.5 and 0.6 no check F1 fell and MetaQA's
 # rose on every row set (v47 run 87.6 -> 88.7 at 0.4, 88.5 at 0.5, 88.0 at 0.6). 0.4 is the loosest of these; it
 # is the one that hears "borders" in the lexicon word "adjacent" (cosine 0.42). Word-level cosine is loose ("city"
 # lies 0.44 from "neighbor"), so it only spares a step its cost; it never adds to a score.
