@@ -16,8 +16,10 @@ written at reasoner v41 or later include `rank.WALK_BACK_WEIGHT` (0.2, chosen wi
 (engine.answer.stand_in); rows of v42 or later record it and include its weight (0.5, chosen here on rows of v40;
 from v46 a side of an AND may stand in too, and the weight is 1.0, chosen on rows of v40-v43).
 `--unnamed`: an extra penalty per step over a relation no word of the question names (engine.answer.named); rows
-of v43 or later record the count, and v43's alone include a weight (0.1; off again since v44). For rows older than
-what they record, `mark` links each KG's questions again (its store and label index, no language model).
+of v43 or later record the count, and v43's include a weight (0.1; off in v44-v47). From v48 a word may name a
+relation by meaning too (engine.answer.meant): such rows count only the steps named neither way, and include the
+weight 0.1. For rows older than what they record, `mark` links each KG's questions again (its store and label
+index, no language model; it counts by spelling alone, as rows of v43-v47 do).
 Prints tune and check F1 per KG: a figure, never a check row.
 """
 

@@ -12,8 +12,8 @@ ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -
 written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats (`repeats`), less
 WALK_BACK_WEIGHT for a walk back the question does not ask for, less STAND_IN_WEIGHT for a walk through a
 stand-in for a name the question gives (engine.answer.stand_in) and UNNAMED_WEIGHT per step over a relation
-no word of the question names, by spelling or meaning (engine.answer.named, engine.answer.meant), plus `relevance` (without inverse consistency: the
-forward score and relevance alone).
+no word of the question names, by spelling or meaning (engine.answer.named, engine.answer.meant), plus `relevance`
+(without inverse consistency: the forward score and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
 """
