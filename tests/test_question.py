@@ -229,7 +229,7 @@ def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
 @pytest.mark.parametrize(
     "question, expected",
     [
-        # a noun of a relation that holds whole numbers ("year of study", "seniority level"): the ordinal is its value
+        # a noun of a relation that holds whole numbers ("seniority level"): the ordinal is its value
         ("which second-year students take Optics?", "which year 2 students take Optics?"),
         ("who are the 3rd level staff?", "who are the level 3 staff?"),
         ("list the Tenth Level members", "list the Level 10 members"),

@@ -50,10 +50,11 @@ _ORDINAL_NOUN = re.compile(rf"\b(?:({'|'.join(_ORDINAL_WORDS)})|(\d+)(?:st|nd|rd
 
 
 def ordinals_as_values(question: str, nouns: frozenset[str]) -> str:
-    """ "second-year students" as "year 2 students" where `nouns`, the words of the labels of relations that hold
-    whole numbers ("year of study", "seniority level"), has the noun: the ordinal is that relation's value, not a
-    rank, and as digits the linker finds the literal. "Who was hired first?" and "the first film" are left alone,
-    and so are bracketed names."""
+    """ "third-level staff" as "level 3 staff" where `nouns`, the words of the labels of relations that hold
+    whole numbers ("seniority level"), has the noun: the ordinal is that relation's value, not a rank, and as
+    digits the linker finds the literal. "Who was hired first?" and "the first film" are left alone, and so are
+    bracketed names. The reader leaves stop words out of `nouns`: "which year 2 students" would ask for years
+    (BENCHMARKS.md, "... reasoner v49")."""
 
     def value(match: re.Match) -> str:
         noun = match.group(3)
