@@ -230,9 +230,11 @@ def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
     "question, expected",
     [
         # a noun of a relation that holds whole numbers ("seniority level"): the ordinal is its value
-        ("which second-year students take Optics?", "which year 2 students take Optics?"),
-        ("who are the 3rd level staff?", "who are the level 3 staff?"),
-        ("list the Tenth Level members", "list the Level 10 members"),
+        # the word it qualifies goes first, so that "which students" still asks for students, not years
+        ("which second-year students take Optics?", "which students with year 2 take Optics?"),
+        ("who are the 3rd level staff?", "who are the staff with level 3?"),
+        ("list the Tenth Level members", "list the members with Level 10"),
+        ("who is second-year?", "who is year 2?"),  # nothing after it to qualify
         # no such noun after it: a rank, or part of a name, as before
         ("who was hired first?", "who was hired first?"),
         ("the first film of the year", "the first film of the year"),

@@ -140,7 +140,7 @@ class QuestionReader:
         self._what_value = relation_nouns(schema)
         self._named = NamedRelations(schema)
         self._counted_nouns = frozenset(w for r in schema.relations if schema.literal_kind(r) == "integer"
-                                        for w in re.findall(r"[a-z]+", fold(r.label)) if w not in STOP)
+                                        for w in re.findall(r"[a-z]{3,}", fold(r.label)))
         self._named_superlatives = superlative_phrases(
             [text for r in schema.relations for text in (r.label, r.reverse_label, object_noun(r.name))])
 

@@ -46,22 +46,25 @@ def numbers_as_digits(question: str) -> str:
 
 
 _ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_ORDINAL_NOUN = re.compile(rf"\b(?:({'|'.join(_ORDINAL_WORDS)})|(\d+)(?:st|nd|rd|th))[- ]([a-z]+)\b", re.IGNORECASE)
+_ORDINAL_NOUN = re.compile(rf"\b(?:({'|'.join(_ORDINAL_WORDS)})|(\d+)(?:st|nd|rd|th))[- ]([a-z]+)\b(?:\s+([a-z]+)\b)?",
+                           re.IGNORECASE)
 
 
 def ordinals_as_values(question: str, nouns: frozenset[str]) -> str:
-    """ "third-level staff" as "level 3 staff" where `nouns`, the words of the labels of relations that hold
-    whole numbers ("seniority level"), has the noun: the ordinal is that relation's value, not a rank, and as
-    digits the linker finds the literal. "Who was hired first?" and "the first film" are left alone, and so are
-    bracketed names. The reader leaves stop words out of `nouns`: "which year 2 students" would ask for years
-    (BENCHMARKS.md, "... reasoner v49")."""
+    """ "third-level staff" as "staff with level 3" where `nouns`, the words of the labels of relations that hold
+    whole numbers ("seniority level", "year of study"), has the noun: the ordinal is that relation's value, not a
+    rank, and as digits the linker finds the literal. The word it qualifies goes first, so "which second-year
+    students" still asks for students, not years. "Who was hired first?" and "the first film" are left alone, and so
+    are bracketed names."""
 
     def value(match: re.Match) -> str:
-        noun = match.group(3)
+        noun, head = match.group(3), match.group(4)
         if noun.lower() not in nouns:
             return match.group(0)
         number = _ORDINAL_WORDS.index(match.group(1).lower()) + 1 if match.group(1) else int(match.group(2))
-        return f"{noun} {number}"
+        if head is None or head.lower() in STOP:
+            return f"{noun} {number}" + (f" {head}" if head else "")
+        return f"{head} with {noun} {number}"
 
     parts = _BRACKETED.split(question)
     for i in range(0, len(parts), 2):  # even parts lie outside brackets
