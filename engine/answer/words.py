@@ -52,9 +52,9 @@ _ORDINAL_NOUN = re.compile(rf"\b(?:({'|'.join(_ORDINAL_WORDS)})|(\d+)(?:st|nd|rd
 
 def ordinals_as_values(question: str, nouns: frozenset[str]) -> str:
     """ "third-level staff" as "staff with level 3" where `nouns`, the words of the labels of relations that hold
-    whole numbers ("seniority level", "year of study"), has the noun: the ordinal is that relation's value, not a
-    rank, and as digits the linker finds the literal. The word it qualifies goes first, so "which second-year
-    students" still asks for students, not years. "Who was hired first?" and "the first film" are left alone, and so
+    whole numbers ("seniority level", "grade of school"), has the noun: the ordinal is that relation's value, not a
+    rank, and as digits the linker finds the literal. The word it qualifies goes first, so "which third-grade
+    pupils" still asks for pupils, not grades. "Who was hired first?" and "the first item" are left alone, and so
     are bracketed names."""
 
     def value(match: re.Match) -> str:
