@@ -209,8 +209,8 @@ NAMED_WEIGHT = 0.5
 # What each step over a relation that no word of the question names, by spelling or by meaning (`unnamed_steps`,
 # engine.answer.meant), costs in the final re-rank (engine.answer.rank). Named by spelling only (reasoner v43) it
 # cost a mechanism test its right reading: a verb that spells nothing of the relation it means (the default KG's,
-# tests/test_mechanisms.py), so it was off (v44). Named by meaning as well, replayed on four bench.kgs row sets (BENCHMARKS.md,
-# "Explored: steps named by meaning"): at 0.05, 0.1 and 0.15 (MEANT_COSINE 0.4) no check F1 fell, and
+# tests/test_mechanisms.py), so it was off (v44). Named by meaning as well, replayed on four bench.kgs row sets
+# (BENCHMARKS.md, "Explored: steps named by meaning"): at 0.05, 0.1 and 0.15 (MEANT_COSINE 0.4) no check F1 fell, and
 # at 0.1 MetaQA's rose on every row set (v47 run 87.6 -> 88.7, readable seed 0 86.1 -> 88.2). Reasoner v48; its
 # bench.kgs run (BENCHMARKS.md, "... reasoner v48") moved one row of any KG: MetaQA check 87.6 -> 88.7.
 UNNAMED_WEIGHT = 0.1
