@@ -9,7 +9,7 @@ finalists went unscored (a lone contender) keeps its answer. With no change the 
 F1 exactly, which the tests check.
 
 The changes replayed here, each adding to what the rows' final scores already hold. `--walk-back`: an extra penalty
-on a finalist whose last step walks straight back (`rank._walks_back`) where the question has no word of sharing
+on a finalist whose last step walks straight back (`walk_back.walks_back`) where the question has no word of sharing
 (`question._SAME`; the schema's own co-verbs are not read here, so "co-wrote" counts only by its prefix); rows
 written at reasoner v41 or later include `rank.WALK_BACK_WEIGHT` (0.2, chosen with this replay on rows of v40).
 `--stand-in`: an extra penalty on a finalist that walks through a stand-in for a name of the question
@@ -34,7 +34,7 @@ from typing import Sequence
 from bench.kgs import SPECS, half
 from engine.answer.named import unnamed_steps
 from engine.answer.question import _SAME, QuestionReader
-from engine.answer.rank import _walks_back
+from engine.answer.walk_back import walks_back
 from engine.answer.stand_in import stands_in
 from engine.config import ScoutConfig
 from engine.programs.sexpr import parse
@@ -53,7 +53,7 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
 
     def rank(item: tuple[str, float | None, dict]) -> tuple[bool, float]:
         program, _, scores = item
-        penalty = walk_back if walk_back and not shares and _walks_back(parse(program)) else 0.0
+        penalty = walk_back if walk_back and not shares and walks_back(parse(program)) else 0.0
         penalty += stand_in * scores["stands_in"] if stand_in else 0.0
         penalty += unnamed * scores["unnamed"] if unnamed else 0.0
         return not scores["asked_class"], -(scores["final"] - penalty)

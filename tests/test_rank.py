@@ -9,7 +9,7 @@ import pytest
 from engine.answer.asked import fits_asked, what_is_asked
 from engine.answer.named import Spelling
 from engine.answer.rank import Ranker
-from engine.answer.rank import repeats as _repeats
+from engine.answer.walk_back import detours, repeats as _repeats
 from engine.answer.search import ProgramCandidate
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
@@ -46,6 +46,27 @@ def test_a_walk_back_counts_unless_the_question_asks_for_it() -> None:
     assert _repeats(program) == 1 and _repeats(program, walk_back=False) == 0
     twice = parse('(JOIN written_by (JOIN (R written_by) (JOIN written_by (JOIN (R written_by) "Alien"))))')
     assert _repeats(twice, walk_back=False) == 1  # the same relation twice in one direction still counts
+
+
+_ONCE = {"teaches": Spelling(frozenset({"teaches"}), frozenset())}
+_TWICE = {"written_by": Spelling(frozenset({"written"}), frozenset({"writer"}))}
+
+
+@pytest.mark.parametrize("program, named, count", [
+    # "who teaches the courses X takes?": a round trip over `teaches` in the middle is a detour
+    ('(JOIN enrolled_in (JOIN (R teaches) (JOIN teaches (JOIN (R enrolled_in) "Mateo"))))', _ONCE, 1),
+    ('(JOIN teaches (JOIN (R enrolled_in) "Mateo"))', _ONCE, 0),
+    # the last step's walk back is walks_back's, not a detour (each side of an AND too)
+    ('(JOIN teaches (JOIN (R teaches) "Prof. Lind"))', {}, 0),
+    ('(AND (JOIN has_genre "Horror") (JOIN written_by (JOIN (R written_by) "Alien")))', {}, 0),
+    # "the actors of films written by the writer of X" spells written_by twice: asked for
+    ('(JOIN (R starred_actors) (JOIN written_by (JOIN (R written_by) "Alien")))', _TWICE, 0),
+    ('(JOIN (R starred_actors) (JOIN written_by (JOIN (R written_by) "Alien")))', {}, 1),
+    # under a count the whole walk is below the last step
+    ('(COUNT (JOIN written_by (JOIN (R written_by) "Alien")))', {}, 1),
+])
+def test_a_round_trip_below_the_last_step_is_a_detour(program: str, named: dict, count: int) -> None:
+    assert detours(parse(program), named) == count
 
 
 def test_a_relation_the_question_writes_twice_may_be_walked_twice() -> None:
@@ -129,6 +150,17 @@ def test_how_many_is_answered_by_a_count_or_by_one_number_the_kg_holds(program, 
     cand = ProgramCandidate(parse(program), program, frozenset(), types)
     assert fits_asked(_cues(asks_count=True), cand) is fits
     assert fits_asked(_cues(), cand) is False
+
+
+@pytest.mark.parametrize("counted, fits", [
+    (frozenset({"integer"}), False),  # "how many credits is X taking in total?": the credits are added, not counted
+    (frozenset({"student"}), True),  # "how many students are there in total?" counts students
+])
+def test_a_total_of_numbers_is_a_sum_not_a_count(counted: frozenset, fits: bool) -> None:
+    program = '(COUNT (JOIN (R credits) (JOIN (R enrolled_in) "Bastian")))'
+    cand = ProgramCandidate(parse(program), program, frozenset(), frozenset({"integer"}), counted=counted)
+    assert fits_asked(_cues(asks_count=True, aggregate="SUM"), cand) is fits
+    assert fits_asked(_cues(asks_count=True), cand) is True
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,8 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     """Whether the candidate answers with what the question asks for: a count; else the asked class and a
     ranking, each where the question asks for one (False where it asks for neither)."""
     if isinstance(cand.program, Count):
-        return question.asks_count and counts_named(question) and counts_the_named_class(question, cand)
+        return (question.asks_count and counts_named(question) and counts_the_named_class(question, cand)
+                and not counts_amounts(question, cand))
     if question.asks_count and one_amount(cand):
         return True
     if question.asks_count and counts_named(question):
@@ -64,6 +65,13 @@ def counts_the_named_class(question: Question, cand: ProgramCandidate) -> bool:
         return True
     named = {name for name, words in question.class_words.items() if counted & words}
     return not named or bool(cand.counted) and cand.counted <= named
+
+
+def counts_amounts(question: Question, cand: ProgramCandidate) -> bool:
+    """Whether a COUNT counts numbers where the question asks for a total or an average: "how many credits is X
+    taking in total?" adds up the credits of X's courses; counting their different values answers nothing asked.
+    ("how many students are there in total?" counts students, which are no numbers.)"""
+    return bool(question.aggregate and cand.counted and cand.counted <= QUANTITY_KINDS)
 
 
 def _counted_words(question: Question) -> set[str] | None:

@@ -151,6 +151,10 @@ class NamedRelations:
             if token in self._known or token in STOP or len(token) < TYPO_MIN_LETTERS:
                 out[token] += n
                 continue
+            head = self._head(token)
+            if head:
+                out[head] += n
+                continue
             edits = 2 if len(token) >= TYPO_TWO_EDITS else 1
             hits = process.extract(token, self._vocabulary, scorer=Levenshtein.distance, score_cutoff=edits, limit=3)
             best = [h[0] for h in hits if h[1] == min(h[1] for h in hits)] if hits else []
@@ -158,6 +162,15 @@ class NamedRelations:
         return out
 
 
+    def _head(self, token: str) -> str | None:
+        """The relation word a compound ends in, where it is one: "screenwriter" spells `writer`, "birthplace"
+        `place` (English compounds put their head last). Heads of COMPOUND_HEAD_LETTERS or more only."""
+        heads = [token[i:] for i in range(3, len(token) - COMPOUND_HEAD_LETTERS + 1) if token[i:] in self._known]
+        return heads[0] if heads else None
+
+
+# A compound's head (NamedRelations._head) is this long or more, and what comes before it at least 3 letters.
+COMPOUND_HEAD_LETTERS = 4
 # A misspelt relation word (NamedRelations._corrected): as long as the linker's single-word typos of names.
 TYPO_MIN_LETTERS = 5
 TYPO_TWO_EDITS = 9

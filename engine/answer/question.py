@@ -10,7 +10,7 @@ The search starts from the anchors (the entities and literals the linker found, 
   the asked class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries;
   a superlative that a relation's reading spells ("the <superlative> <noun> of X") asks for none;
 - `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading
-  asked for, not a step back (see `rank.repeats`).
+  asked for, not a step back (see `walk_back.repeats`).
 - the operator cues of issue 13, each gating the candidates of one operator and, in `rank.fits_asked`,
   what a finalist must contain: a negation ("not", "without": NOT, over the names after it, `negated`),
   yes/no ("is", "did": IN), a total or average (SUM/AVG, also over names listed together, `listed`), a

@@ -10,7 +10,8 @@ question, and NAMED_WEIGHT per question word that the candidate's relations spel
 Re-rank of the finalists (the best set plus each step's best new candidate, `finalists`):
 ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the program
 written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats (`repeats`), less
-WALK_BACK_WEIGHT for a walk back the question does not ask for, less STAND_IN_WEIGHT for a walk through a
+WALK_BACK_WEIGHT for a last step back and DETOUR_WEIGHT for each round trip below it that the question does not ask
+for (engine.answer.walk_back), less STAND_IN_WEIGHT for a walk through a
 stand-in for a name the question gives (engine.answer.stand_in) and UNNAMED_WEIGHT per step over a relation
 no word of the question names, by spelling or meaning (engine.answer.named, engine.answer.meant), plus `relevance`
 (without inverse consistency: the forward score and relevance alone).
@@ -23,33 +24,22 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Mapping, Protocol
+from typing import Callable, Protocol
 
 from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
-from engine.programs.sexpr import (
-    And,
-    Entity,
-    Join,
-    Program,
-    Reverse,
-    parse,
-    relation_name,
-    relations,
-    to_text,
-    walk,
-)
+from engine.programs.sexpr import Entity, Program, parse, relations, to_text
 from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
-from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, Spelling, unnamed_steps
+from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, unnamed_steps
 from .question import Question
 from .search import ProgramCandidate, Search
 from .stand_in import STAND_IN_WEIGHT, stands_in
 from .usual import UNUSUAL_WEIGHT
+from .walk_back import DETOUR_WEIGHT, WALK_BACK_WEIGHT, detours, repeats, walks_back
 
 SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in the prompt
 NARROWED = 2  # finalists' narrowings re-ranked (`Ranker.with_fitting`): each costs one inverse score
@@ -76,14 +66,6 @@ SIMILARITY_WEIGHT = 1.0
 # answered every question as before (macro 90.9), moviekg-ops 78.6 -> 79.5 ("What did Kubrick make before Paths of
 # Glory?" kept Kubrick), geography-ops unchanged at 85.3.
 NAMES_WEIGHT = 0.5
-
-# A last step that walks straight back where the question asks for no sharing (`_walks_back`: a one-hop question
-# read as the things that share the topic's answer) costs WALK_BACK_WEIGHT in the final score on top of its repeat:
-# at log(0.7) alone such a reading had won by 0.02 (university, a readable corpus). Replayed on the recorded
-# finalists of 2,566 bench.kgs rows (python -m bench.replay, BENCHMARKS.md "Replayed: ..."), 0.1-0.5 made no F1 fall
-# anywhere: the default corpora at seed 0 (all six dev KGs, v40's figures) did not move at all; at seed 1 worldcup
-# check went 97.4 -> 98.4 (0.2); readable corpora PQL check +0.5, PQL-3H +1.0.
-WALK_BACK_WEIGHT = 0.2
 
 FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
 # The inverse score reads each finalist as English (engine.programs.verbalize) rather than as an s-expression,
@@ -123,6 +105,7 @@ class Alternative:
     unusual: float = 0.0  # how seldom its entities take the ties it walks from them (engine.answer.usual)
     stands_in: bool = False  # walks through a stand-in for a name the question gives (STAND_IN_WEIGHT)
     unnamed: int = 0  # steps over relations no word of the question spells or means (UNNAMED_WEIGHT each)
+    detours: int = 0  # round trips below the last step that the question does not ask for (DETOUR_WEIGHT each)
 
 
 class Ranker:
@@ -279,18 +262,20 @@ class Ranker:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         stand = stands_in(question, cand.program, self.schema)
         unnamed = unnamed_steps(cand.program, question.named_relations, meant)
+        detour = 0 if question.asks_same else detours(cand.program, question.named_relations)
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)
         elif inv is None:  # skipped: it could not change the winner, so no final score to show
             final = None
         else:
             repeat_count = repeats(cand.program, walk_back=not question.asks_same, named=question.named_relations)
-            back = WALK_BACK_WEIGHT if not question.asks_same and _walks_back(cand.program) else 0.0
+            back = 0.0 if question.asks_same else WALK_BACK_WEIGHT * walks_back(cand.program)
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
-                     + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed)
+                     + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed
+                     - DETOUR_WEIGHT * detour)
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
-                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed)
+                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed, detour)
 
     def _inverse_prompt(self, exemplars: list[CorpusRecord]) -> str:
         examples = "".join(f"Query: {self.plain_reading(r.program)}\nQuestion: {r.question}\n\n" for r in exemplars)
@@ -342,52 +327,6 @@ def relevance(cand: ProgramCandidate) -> float:
     question names its relations (engine.answer.named), and how seldom its entities take the ties it walks
     from them where the question names none (engine.answer.usual)."""
     return SIMILARITY_WEIGHT * cand.similarity + NAMED_WEIGHT * cand.named - UNUSUAL_WEIGHT * cand.unusual
-
-
-def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelling] | None = None) -> int:
-    """What the repeat penalty counts: the most uses of one relation in one direction, minus one, plus one
-    when the program's last step walks straight back over the relation it came by (unless `walk_back` is off,
-    for questions that ask for things sharing something with the topic: `Question.asks_same`).
-
-    The paper counts repeated relation names. But a question that passes through a person goes out and back
-    over one relation ("films by the director of X": (JOIN directed_by (JOIN (R directed_by) X))), and
-    counting names held back exactly those programs: MetaQA 3-hop F1 44.4 on the benchmark. A last step that
-    walks back lands on X's own kind ("films sharing an actor with X"), a reading the small scorer likes too
-    much for one-hop questions, so that one still counts. Replayed on the recorded finalists of 24 MetaQA dev
-    questions per hop disjoint from the benchmark, F1 for 1/2/3 hops: names 85.0/86.2/67.2; one direction
-    alone 74.2/90.4/82.4; this 85.0/86.2/82.4.
-
-    But "who co-wrote films with X" asks for exactly that walk back, (JOIN (R written_by) (JOIN written_by X)),
-    and the term sent such questions to X's actors instead. Replayed on the finalists of 24 dev questions per hop
-    disjoint from the benchmark, all with inverse scores (reasoner v9, seeds 3 and 4), F1 for 1/2/3 hops: the
-    walk back always counted 93.9/67.6/74.2 and 93.3/75.8/79.3; never 93.9/73.9/58.4 and 85.0/79.1/70.9; not
-    after a "same" word 93.9/73.9/74.2 and 93.3/79.1/79.3.
-
-    A relation the question itself writes twice (`named`: "X 's award_nominations 's award_nominations") is
-    asked to be walked twice: only uses beyond what the question writes count.
-    """
-    names = Counter(r.name for r in relations(program))
-    back = Counter(n.relation.name for n in walk(program) if isinstance(n, Reverse))
-    uses = [*back.items(), *(names - back).items()]  # names - back: the forward uses
-    written = {name: spelling.times for name, spelling in (named or {}).items()}
-    extra = max([0, *(n - written.get(name, 1) for name, n in uses)])
-    return extra + (walk_back and _walks_back(program))
-
-
-def _walks_back(program: Program) -> bool:
-    """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it, also where that
-    one is narrowed first: (JOIN plays_in_club (AND (JOIN (R plays_in_club) X) Y)), the players of the clubs of
-    X's players that are in Y, read "a Forward from Spain" as the forwards' clubs in Spain, walked back. Each side
-    of an AND ends a reading too: (AND (JOIN r X) (JOIN s (JOIN (R s) Y))), the members of X whose s is that of
-    some member of Y, had won unpenalised over (AND (JOIN r X) (JOIN s Y)) (BENCHMARKS.md, reasoner v31)."""
-    if isinstance(program, And):
-        return _walks_back(program.left) or _walks_back(program.right)
-    if not isinstance(program, Join):
-        return False
-    inner = [program.arg.left, program.arg.right] if isinstance(program.arg, And) else [program.arg]
-    outer = program.relation
-    return any(isinstance(step, Join) and relation_name(outer) == relation_name(step.relation)
-               and isinstance(outer, Reverse) != isinstance(step.relation, Reverse) for step in inner)
 
 
 def _schema_line(info: RelationInfo) -> str:

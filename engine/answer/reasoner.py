@@ -60,8 +60,9 @@ log = logging.getLogger(__name__)
 # 45: adjectives of time name year and date relations; 46: either side of an AND may stand in; 47: "where" asks for
 # WordNet's places where no relation says where; 48: a step no question word spells or means pays UNNAMED_WEIGHT;
 # 49: "third-level" is the value 3 of a relation of whole numbers, and a noun spells a join to a value; 50: the word
-# it qualifies goes first ("staff with level 3"), and label stop words count.
-REASONER_VERSION = 50
+# it qualifies goes first ("staff with level 3"), and label stop words count; 51: a round trip below the last step
+# pays DETOUR_WEIGHT, a compound spells its head's relation ("screenwriter"), and a total of numbers is no count.
+REASONER_VERSION = 51
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -1,0 +1,94 @@
+"""Walks that come back: a program that goes out over a relation and back over it again.
+
+A question that passes through something walks out and back on purpose: "films by the director of X" is
+(JOIN directed_by (JOIN (R directed_by) X)). But the 0.5B scorer likes such detours where nobody asked for
+them: a one-hop question read as the things that share the topic's answer (the last step walks back), or a
+two-hop question lengthened by a round trip in the middle ("who teaches the courses X takes?" read as the
+students of the courses taught by the teachers of X's courses). The re-rank (`rank.py`) charges each kind
+here; a question with a word of sharing ("same", "also", "co-wrote": `Question.asks_same`) pays for neither.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Mapping
+
+from engine.programs.sexpr import And, Join, Program, Reverse, relation_name, relations, walk
+
+from .named import Spelling
+
+# A last step that walks straight back where the question asks for no sharing (`walks_back`: a one-hop question
+# read as the things that share the topic's answer) costs WALK_BACK_WEIGHT in the final score on top of its repeat:
+# at log(0.7) alone such a reading had won by 0.02 (university, a readable corpus). Replayed on the recorded
+# finalists of 2,566 bench.kgs rows (python -m bench.replay, BENCHMARKS.md "Replayed: ..."), 0.1-0.5 made no F1 fall
+# anywhere: the default corpora at seed 0 (all six dev KGs, v40's figures) did not move at all; at seed 1 worldcup
+# check went 97.4 -> 98.4 (0.2); readable corpora PQL check +0.5, PQL-3H +1.0.
+WALK_BACK_WEIGHT = 0.2
+
+
+def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelling] | None = None) -> int:
+    """What the repeat penalty counts: the most uses of one relation in one direction, minus one, plus one
+    when the program's last step walks straight back over the relation it came by (unless `walk_back` is off,
+    for questions that ask for things sharing something with the topic: `Question.asks_same`).
+
+    The paper counts repeated relation names. But a question that passes through a person goes out and back
+    over one relation ("films by the director of X": (JOIN directed_by (JOIN (R directed_by) X))), and
+    counting names held back exactly those programs: MetaQA 3-hop F1 44.4 on the benchmark. A last step that
+    walks back lands on X's own kind ("films sharing an actor with X"), a reading the small scorer likes too
+    much for one-hop questions, so that one still counts. Replayed on the recorded finalists of 24 MetaQA dev
+    questions per hop disjoint from the benchmark, F1 for 1/2/3 hops: names 85.0/86.2/67.2; one direction
+    alone 74.2/90.4/82.4; this 85.0/86.2/82.4.
+
+    But "who co-wrote films with X" asks for exactly that walk back, (JOIN (R written_by) (JOIN written_by X)),
+    and the term sent such questions to X's actors instead. Replayed on the finalists of 24 dev questions per hop
+    disjoint from the benchmark, all with inverse scores (reasoner v9, seeds 3 and 4), F1 for 1/2/3 hops: the
+    walk back always counted 93.9/67.6/74.2 and 93.3/75.8/79.3; never 93.9/73.9/58.4 and 85.0/79.1/70.9; not
+    after a "same" word 93.9/73.9/74.2 and 93.3/79.1/79.3.
+
+    A relation the question itself writes twice (`named`: "X 's award_nominations 's award_nominations") is
+    asked to be walked twice: only uses beyond what the question writes count.
+    """
+    names = Counter(r.name for r in relations(program))
+    back = Counter(n.relation.name for n in walk(program) if isinstance(n, Reverse))
+    uses = [*back.items(), *(names - back).items()]  # names - back: the forward uses
+    written = {name: spelling.times for name, spelling in (named or {}).items()}
+    extra = max([0, *(n - written.get(name, 1) for name, n in uses)])
+    return extra + (walk_back and walks_back(program))
+
+
+def walks_back(program: Program) -> bool:
+    """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it, also where that
+    one is narrowed first: (JOIN plays_in_club (AND (JOIN (R plays_in_club) X) Y)), the players of the clubs of
+    X's players that are in Y, read "a Forward from Spain" as the forwards' clubs in Spain, walked back. Each side
+    of an AND ends a reading too: (AND (JOIN r X) (JOIN s (JOIN (R s) Y))), the members of X whose s is that of
+    some member of Y, had won unpenalised over (AND (JOIN r X) (JOIN s Y)) (BENCHMARKS.md, reasoner v31)."""
+    return any(isinstance(step, Join) and _undoes(step) for step in _last_steps(program))
+
+
+# A walk back below the last step that the question does not spell twice (`detours`) costs DETOUR_WEIGHT in the
+# final score: see BENCHMARKS.md, "Reasoner v51".
+DETOUR_WEIGHT = 0.2
+
+
+def detours(program: Program, named: Mapping[str, Spelling] | None = None) -> int:
+    """The walks back below the last step (that one is `walks_back`'s) over a relation the question names by
+    fewer than two words: "films written by the writer of X" spells `written_by` twice, "who teaches the courses
+    X takes?" spells `teaches` once, so the courses taught by the teachers of X's courses are a detour."""
+    last = {id(node) for node in _last_steps(program)}
+    spelt = {name: len(spelling.words) for name, spelling in (named or {}).items()}
+    return sum(1 for node in walk(program) if isinstance(node, Join) and id(node) not in last
+               and _undoes(node) and spelt.get(relation_name(node.relation), 0) < 2)
+
+
+def _last_steps(program: Program) -> list[Program]:
+    """The steps `walks_back` looks at: the program's own, or each side's of an AND."""
+    if isinstance(program, And):
+        return _last_steps(program.left) + _last_steps(program.right)
+    return [program]
+
+
+def _undoes(step: Join) -> bool:
+    """Whether the step walks back over the relation of a step just under it (through an AND too)."""
+    inner = [step.arg.left, step.arg.right] if isinstance(step.arg, And) else [step.arg]
+    return any(isinstance(s, Join) and relation_name(s.relation) == relation_name(step.relation)
+               and isinstance(s.relation, Reverse) != isinstance(step.relation, Reverse) for s in inner)
