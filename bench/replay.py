@@ -1,6 +1,7 @@
 """Replay a change to the final re-rank on recorded bench.kgs rows, without answering again.
 
     python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5] [--stand-in 0 0.5] [--unnamed 0 0.1]
+                           [--detour 0 0.2]
 
 bench.kgs keeps each finalist's scores and F1 (`Row.alternative_scores`, `Row.alternative_f1`), so a change to
 how the final score weighs them picks another winner among the same finalists, and its F1 is known. Only the
@@ -18,7 +19,9 @@ from v46 a side of an AND may stand in too, and the weight is 1.0, chosen on row
 `--unnamed`: an extra penalty per step over a relation no word of the question names (engine.answer.named); rows
 of v43 or later record the count, and v43's include a weight (0.1; off in v44-v47). From v48 a word may name a
 relation by meaning too (engine.answer.meant): such rows count only the steps named neither way, and include the
-weight 0.1. For rows older than what they record, `mark` links each KG's questions again (its store and label
+weight 0.1. `--detour`: an extra penalty per round trip below the last step (engine.answer.walk_back.detours);
+rows of v51 or later record the count and include its weight (0.2, chosen on rows of v50 with a one-off script);
+older rows count as none. For rows older than what they record, `mark` links each KG's questions again (its store and label
 index, no language model; it counts by spelling alone, as rows of v43-v47 do).
 Prints tune and check F1 per KG: a figure, never a check row.
 """
@@ -41,7 +44,8 @@ from engine.programs.sexpr import parse
 from engine.scout import Scout
 
 
-def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0) -> float:
+def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
+                detour: float = 0.0) -> float:
     """The F1 of the finalist that wins once `walk_back` is taken off each unasked walk back's final score,
     `stand_in` off each that stands in for a name, and `unnamed` per step no question word names (the last two
     need `mark` to have run)."""
@@ -56,18 +60,20 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
         penalty = walk_back if walk_back and not shares and walks_back(parse(program)) else 0.0
         penalty += stand_in * scores["stands_in"] if stand_in else 0.0
         penalty += unnamed * scores["unnamed"] if unnamed else 0.0
+        penalty += detour * scores.get("detours", 0)
         return not scores["asked_class"], -(scores["final"] - penalty)
 
     best = min(scored, key=rank)
     return best[1] or 0.0
 
 
-def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0) -> list[str]:
+def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
+          detour: float = 0.0) -> list[str]:
     """ "<kg> tune F1 / check F1" per KG, in percent."""
     out = []
     for kg in sorted({r["kg"] for r in rows}):
         halves = {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")}
-        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed) for r in rs) / len(rs) if rs else float("nan")
+        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour) for r in rs) / len(rs) if rs else float("nan")
               for h, rs in halves.items()}
         out.append(f"{kg} {f1['tune']:.1f} / {f1['check']:.1f}")
     return out
@@ -101,14 +107,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="extra penalties on a finalist that stands in for a name (reads each KG's labels)")
     parser.add_argument("--unnamed", nargs="+", type=float, default=[0.0],
                         help="extra penalties per step over a relation no question word names (the same)")
+    parser.add_argument("--detour", nargs="+", type=float, default=[0.0],
+                        help="extra penalties per round trip below the last step (rows of v51 or later)")
     args = parser.parse_args(argv)
     for path in args.rows:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         if any(args.stand_in) or any(args.unnamed):
             mark(rows)
-        for walk_back, stand_in, unnamed in itertools.product(args.walk_back, args.stand_in, args.unnamed):
-            print(f"{path.name} walk-back {walk_back} stand-in {stand_in} unnamed {unnamed}: "
-                  + " | ".join(table(rows, walk_back, stand_in, unnamed)), flush=True)
+        for walk_back, stand_in, unnamed, detour in itertools.product(args.walk_back, args.stand_in, args.unnamed,
+                                                                      args.detour):
+            print(f"{path.name} walk-back {walk_back} stand-in {stand_in} unnamed {unnamed} detour {detour}: "
+                  + " | ".join(table(rows, walk_back, stand_in, unnamed, detour)), flush=True)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,8 @@ def _nouns(**spelt: set[str]) -> dict[str, Spelling]:
     ("in what place was dave born?", _nouns(people__person__place_of_birth={"place"})),
     ("what is the place_of_birth of dave", _nouns(people__person__place_of_birth={"place", "birth"})),
     ("which nations are there", {}),  # a synonym is the embedder's to weigh, not this
+    ("what is dave 's birthplace ?", _nouns(people__person__place_of_birth={"place"})),  # a compound's head spells it
+    ("where did dave 's lineage begin ?", {}),  # a head is a word of four letters or more ("age" is none)
     ("what is the nationality of dave 's nationality ?",  # written twice: asked to be walked twice
      {"people__person__nationality": Spelling(frozenset(), frozenset({"nationality"}), times=2)}),
 ])
