@@ -68,9 +68,9 @@ def counts_the_named_class(question: Question, cand: ProgramCandidate) -> bool:
 
 
 def counts_amounts(question: Question, cand: ProgramCandidate) -> bool:
-    """Whether a COUNT counts numbers where the question asks for a total or an average: "how many credits is X
-    taking in total?" adds up the credits of X's courses; counting their different values answers nothing asked.
-    ("how many students are there in total?" counts students, which are no numbers.)"""
+    """Whether a COUNT counts numbers where the question asks for a total or an average: "how many calories did X
+    eat in total?" adds up the calories of X's meals; counting their different values answers nothing asked.
+    ("how many meals were there in total?" counts meals, which are no numbers.)"""
     return bool(question.aggregate and cand.counted and cand.counted <= QUANTITY_KINDS)
 
 

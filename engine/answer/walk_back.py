@@ -3,8 +3,8 @@
 A question that passes through something walks out and back on purpose: "films by the director of X" is
 (JOIN directed_by (JOIN (R directed_by) X)). But the 0.5B scorer likes such detours where nobody asked for
 them: a one-hop question read as the things that share the topic's answer (the last step walks back), or a
-two-hop question lengthened by a round trip in the middle ("who teaches the courses X takes?" read as the
-students of the courses taught by the teachers of X's courses). The re-rank (`rank.py`) charges each kind
+two-hop question lengthened by a round trip in the middle ("who coaches the teams Mia plays for?" read as the
+players of the teams coached by the coaches of Mia's teams). The re-rank (`rank.py`) charges each kind
 here; a question with a word of sharing ("same", "also", "co-wrote": `Question.asks_same`) pays for neither.
 """
 
@@ -72,8 +72,8 @@ DETOUR_WEIGHT = 0.2
 
 def detours(program: Program, named: Mapping[str, Spelling] | None = None) -> int:
     """The walks back below the last step (that one is `walks_back`'s) over a relation the question names by
-    fewer than two words: "films written by the writer of X" spells `written_by` twice, "who teaches the courses
-    X takes?" spells `teaches` once, so the courses taught by the teachers of X's courses are a detour."""
+    fewer than two words: "films written by the writer of X" spells `written_by` twice, "who coaches the teams Mia
+    plays for?" spells `coaches` once, so the teams coached by the coaches of Mia's teams are a detour."""
     last = {id(node) for node in _last_steps(program)}
     spelt = {name: len(spelling.words) for name, spelling in (named or {}).items()}
     return sum(1 for node in walk(program) if isinstance(node, Join) and id(node) not in last
