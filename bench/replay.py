@@ -19,10 +19,10 @@ from v46 a side of an AND may stand in too, and the weight is 1.0, chosen on row
 `--unnamed`: an extra penalty per step over a relation no word of the question names (engine.answer.named); rows
 of v43 or later record the count, and v43's include a weight (0.1; off in v44-v47). From v48 a word may name a
 relation by meaning too (engine.answer.meant): such rows count only the steps named neither way, and include the
-weight 0.1. `--detour`: an extra penalty per round trip below the last step (engine.answer.walk_back.detours);
-rows of v51 or later record the count and include its weight (0.2, chosen on rows of v50 with a one-off script);
-older rows count as none. For rows older than what they record, `mark` links each KG's questions again (its store and label
-index, no language model; it counts by spelling alone, as rows of v43-v47 do).
+weight 0.1. For rows older than what they record, `mark` links each KG's questions again (its store and label
+index, no language model; it counts by spelling alone, as rows of v43-v47 do). `--detour`: an extra penalty per
+round trip below the last step (engine.answer.walk_back.detours); rows of v51 or later record the count and include
+its weight (0.2, chosen on rows of v50 with a one-off script); older rows count as none.
 Prints tune and check F1 per KG: a figure, never a check row.
 """
 
@@ -73,8 +73,8 @@ def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed
     out = []
     for kg in sorted({r["kg"] for r in rows}):
         halves = {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")}
-        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour) for r in rs) / len(rs) if rs else float("nan")
-              for h, rs in halves.items()}
+        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour) for r in rs) / len(rs)
+              if rs else float("nan") for h, rs in halves.items()}
         out.append(f"{kg} {f1['tune']:.1f} / {f1['check']:.1f}")
     return out
 
