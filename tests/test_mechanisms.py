@@ -250,6 +250,10 @@ def company_reasoner(company):
     ("which third-level employees work in Research?", "Hana Sato"),
     # before: the levels of all employees counted, "5"
     ("how many second-level employees are there?", "1"),
+    # 2.5: a year against dates compares the dates' year; before, no program did ("which employees were hired
+    # after 2020?" answered all five, through a walk over salaries above 2020)
+    ("who was hired in 2019?", "Alice Novak"),
+    ("how many employees joined before 2020?", "2"),
 ])
 def test_questions_a_new_users_staff_ask(company_reasoner: Reasoner, question: str, answer: str) -> None:
     result = company_reasoner.answer(question)

@@ -38,6 +38,7 @@ from engine.programs.sexpr import (
     Relation,
     Reverse,
     Superlative,
+    calendar_year,
     is_set,
     relation_name,
     relations,
@@ -462,6 +463,7 @@ def _overlaps(names: tuple[str, ...], types: frozenset[str] | None) -> bool:
 
 
 def _literal_fits(literal: Literal, kind: str) -> bool:
+    """A date matches dates; a whole number matches numbers, and dates where it names a year ("after 2020")."""
     if literal.kind == "date":
         return kind == "date"
-    return kind in _INTEGER_KINDS
+    return kind in _INTEGER_KINDS or kind == "date" and calendar_year(literal) is not None

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.programs.sexpr import YEARS
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -108,7 +110,7 @@ def literal_candidate(text: str) -> Candidate | None:
         return Candidate("literal", text, None, SCORE_LITERAL, ("decimal",), "decimal")
     if _INTEGER.fullmatch(text):
         value = int(text)
-        kind = "year" if _YEAR.fullmatch(text) and 1000 <= value <= 2100 else "integer"
+        kind = "year" if _YEAR.fullmatch(text) and value in YEARS else "integer"
         return Candidate("literal", text, None, SCORE_LITERAL, (kind,), "integer")
     return None
 

@@ -62,6 +62,18 @@ class Literal(Node):
     kind: str  # "integer" | "decimal" | "date"
 
 
+# Whole numbers read as calendar years, as the linker reads them (engine.answer.mentions).
+YEARS = range(1000, 2101)
+
+
+def calendar_year(node: Node) -> int | None:
+    """The year a whole-number literal names, where it can name one: "hired after 2020" compares a date's year."""
+    if isinstance(node, Literal) and node.kind == "integer" and node.value.lstrip("+-").isdigit():
+        year = int(node.value)
+        return year if year in YEARS else None
+    return None
+
+
 @dataclass(frozen=True)
 class Class(Node):
     name: str

@@ -47,6 +47,7 @@ from .sexpr import (
     Relation,
     Reverse,
     Superlative,
+    calendar_year,
     entities,
     members,
 )
@@ -147,6 +148,10 @@ def _class(node: Class, var: str, ctx: _Context) -> Patterns:
 def _join(node: Join, var: str, ctx: _Context) -> Patterns:
     if isinstance(node.relation, Chain):
         raise ProgramError("a chain of relations belongs in ARGMAX/ARGMIN, not JOIN", node.relation.pos)
+    year = _year_of_a_date(node.relation, node.arg, ctx)
+    if year is not None:  # "hired in 2019": the date's year is 2019
+        value = ctx.var("val")
+        return _path(node.relation, var, value, ctx) + [f"FILTER(YEAR({value}) = {year})"]
     target = _term(node.arg, ctx)
     if target is not None:
         ctx.walked(var, target)
@@ -288,6 +293,9 @@ def _degree(arg: Node, degree: Degree, member: str, value: str, ctx: _Context) -
 def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
     keyword(_COMPARE, node.op, node)
     value = ctx.var("val")
+    year = _year_of_a_date(node.relation, node.value, ctx)
+    if year is not None:  # "hired after 2020": the date's year is after 2020
+        return _path(node.relation, var, value, ctx) + [f"FILTER({_test(node.op, f'YEAR({value})', str(year))})"]
     if isinstance(node.value, Entity):  # the entity's own value; the entity itself is never an answer
         reference, other = _term(node.value, ctx), ctx.var("ref")
         own = _path(node.relation, reference, other, ctx)
@@ -296,6 +304,15 @@ def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
             _excluding(var, (reference,)),
         ]
     return _path(node.relation, var, value, ctx) + [f"FILTER({_test(node.op, value, _term(node.value, ctx))})"]
+
+
+def _year_of_a_date(rel: Node, value: Node, ctx: _Context) -> int | None:
+    """The year a whole number names where it is matched or compared with a relation that holds dates: people
+    say "in 2019" and "after 2020" of dates, and a date never equals or orders against a plain number."""
+    year = calendar_year(value)
+    if year is None or not isinstance(rel, Relation):
+        return None
+    return year if ctx.schema.literal_kind(relation_info(rel, ctx.schema)) == "date" else None
 
 
 def _test(op: str, value: str, bound: str) -> str:
