@@ -48,7 +48,8 @@ from engine.programs.sexpr import (
     transform,
 )
 from engine.programs.terms import iri, string
-from engine.programs.to_sparql import label_lookup_sparql, to_sparql
+from engine.programs.resolve import label_lookup_sparql
+from engine.programs.to_sparql import to_sparql
 from engine.programs.validate import validate
 from engine.scout import Scout
 from kg_adapters.base import RDFS_LABEL, LoadError

@@ -11,10 +11,10 @@ Re-rank of the finalists (the best set plus each step's best new candidate, `fin
 ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -> question" prompt, the program
 written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats (`repeats`), less
 WALK_BACK_WEIGHT for a last step back and DETOUR_WEIGHT for each round trip below it that the question does not ask
-for (engine.answer.walk_back), less STAND_IN_WEIGHT for a walk through a
-stand-in for a name the question gives (engine.answer.stand_in) and UNNAMED_WEIGHT per step over a relation
-no word of the question names, by spelling or meaning (engine.answer.named, engine.answer.meant), plus `relevance`
-(without inverse consistency: the forward score and relevance alone).
+for (engine.answer.walk_back), less STAND_IN_WEIGHT for a walk through a stand-in for a name the question gives
+(engine.answer.stand_in) and UNNAMED_WEIGHT per step over a relation no word of the question names, by spelling or
+meaning (engine.answer.named, engine.answer.meant), plus `relevance` (without inverse consistency: the forward score
+and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
 """

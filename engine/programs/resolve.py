@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from kg_adapters.base import Bindings
+from kg_adapters.base import RDFS_LABEL, XSD, Bindings
 from kg_adapters.schema import Schema
 
 from .sexpr import Compare, Entity, Join, Node, Program, ProgramError, Relation, Reverse, entities, transform, walk
-from .to_sparql import iri, label_lookup_sparql
+from .terms import iri, string
 
 Select = Callable[[str], Bindings]
 Place = tuple[str, str]  # (relation IRI, "subject" | "object"): a triple the entity must be in
@@ -96,3 +96,9 @@ def _most_described(iris: list[str], select: Select) -> str:
     rows = select(f"SELECT ?e (COUNT(*) AS ?n) WHERE {{ VALUES ?e {{ {values} }} ?e ?p ?o }} GROUP BY ?e").rows
     facts = {row[0].value: int(row[1].value) for row in rows if row[0] is not None and row[1] is not None}
     return min(iris, key=lambda i: (-facts.get(i, 0), i))
+
+
+def label_lookup_sparql(labels: list[str]) -> str:
+    """Entities carrying any of these labels: plain, typed xsd:string (distinct in Virtuoso) or English-tagged."""
+    values = " ".join(f"{string(l)} {string(l, XSD + 'string')} {string(l, lang='en')}" for l in labels)
+    return f"SELECT ?e ?l WHERE {{ VALUES ?l {{ {values} }} ?e {iri(RDFS_LABEL)} ?l }}"

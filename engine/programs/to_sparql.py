@@ -148,8 +148,7 @@ def _class(node: Class, var: str, ctx: _Context) -> Patterns:
 def _join(node: Join, var: str, ctx: _Context) -> Patterns:
     if isinstance(node.relation, Chain):
         raise ProgramError("a chain of relations belongs in ARGMAX/ARGMIN, not JOIN", node.relation.pos)
-    year = _year_of_a_date(node.relation, node.arg, ctx)
-    if year is not None:  # "hired in 2019": the date's year is 2019
+    if (year := _year_of_a_date(node.relation, node.arg, ctx)) is not None:  # "hired in 2019": the date's year
         value = ctx.var("val")
         return _path(node.relation, var, value, ctx) + [f"FILTER(YEAR({value}) = {year})"]
     target = _term(node.arg, ctx)
@@ -307,12 +306,9 @@ def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
 
 
 def _year_of_a_date(rel: Node, value: Node, ctx: _Context) -> int | None:
-    """The year a whole number names where it is matched or compared with a relation that holds dates: people
-    say "in 2019" and "after 2020" of dates, and a date never equals or orders against a plain number."""
-    year = calendar_year(value)
-    if year is None or not isinstance(rel, Relation):
-        return None
-    return year if ctx.schema.literal_kind(relation_info(rel, ctx.schema)) == "date" else None
+    """The year a whole number names against a relation of dates: "in 2019" and "after 2020" are said of dates."""
+    dates = isinstance(rel, Relation) and ctx.schema.literal_kind(relation_info(rel, ctx.schema)) == "date"
+    return calendar_year(value) if dates else None
 
 
 def _test(op: str, value: str, bound: str) -> str:
@@ -402,9 +398,3 @@ def to_sparql(program: Program, schema: Schema) -> str:
     answerable = {_term(e, ctx) for e in members(program)}
     ctx.own = tuple(sorted({_term(e, ctx) for e in entities(program)} - answerable))
     return QUERIES.get(type(program), _set_query)(program, ctx)
-
-
-def label_lookup_sparql(labels: list[str]) -> str:
-    """Entities carrying any of these labels: plain, typed xsd:string (distinct in Virtuoso) or English-tagged."""
-    values = " ".join(f"{string(l)} {string(l, XSD + 'string')} {string(l, lang='en')}" for l in labels)
-    return f"SELECT ?e ?l WHERE {{ VALUES ?l {{ {values} }} ?e {iri(RDFS_LABEL)} ?l }}"
