@@ -164,13 +164,13 @@ class NamedRelations:
     def _head(self, token: str) -> str | None:
         """The relation word a compound ends in, where it is one: "screenwriter" spells `writer`, "birthplace"
         `place` (English compounds put their head last). Heads of COMPOUND_HEAD_LETTERS or more only."""
-        heads = [token[i:] for i in range(3, len(token) - COMPOUND_HEAD_LETTERS + 1) if token[i:] in self._known]
-        return heads[0] if heads else None
+        starts = range(3, len(token) - COMPOUND_HEAD_LETTERS + 1)  # the longest head first
+        return next((token[i:] for i in starts if token[i:] in self._known), None)
 
 
-# A compound's head (NamedRelations._head) is this long or more, and what comes before it at least 3 letters:
-# "screenwriter" spells `writer`, "lineage" no `age`. At v51 (with DETOUR_WEIGHT; `python -m bench.kgs --fresh`)
-# MetaQA went 87.8 -> 89.5 tune and 88.7 -> 89.3 check; both tune questions that moved say "screenwriter".
+# A compound's head (NamedRelations._head) is this long or more, and what comes before it at least 3 letters
+# (`_head`'s docstring has examples). At v51 (with DETOUR_WEIGHT; `python -m bench.kgs --fresh`) MetaQA went
+# 87.8 -> 89.5 tune and 88.7 -> 89.3 check; both tune questions that moved hold a compound of a relation word.
 COMPOUND_HEAD_LETTERS = 4
 # A misspelt relation word (NamedRelations._corrected): as long as the linker's single-word typos of names.
 TYPO_MIN_LETTERS = 5

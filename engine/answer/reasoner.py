@@ -61,8 +61,8 @@ log = logging.getLogger(__name__)
 # WordNet's places where no relation says where; 48: a step no question word spells or means pays UNNAMED_WEIGHT;
 # 49: "third-level" is the value 3 of a relation of whole numbers, and a noun spells a join to a value; 50: the word
 # it qualifies goes first ("staff with level 3"), and label stop words count; 51: a round trip below the last step
-# pays DETOUR_WEIGHT, a compound spells its head's relation ("screenwriter"), and a total of numbers is no count;
-# 52: a whole number that names a year is matched and compared with dates by their year ("hired after 2020").
+# pays DETOUR_WEIGHT, a compound spells its head's relation, and a total of numbers is no count; 52: a whole
+# number that names a year is matched and compared with dates by their year ("after 2020").
 REASONER_VERSION = 52
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists

@@ -69,7 +69,7 @@ def walks_back(program: Program) -> bool:
 # final score. Replayed on the finalists of v50's rows (seed-0 corpora, every dev KG, and university's seed-1 and
 # readable corpora; a one-off script, BENCHMARKS.md "Reasoner v51"): 0.1 moved nothing; 0.2-0.35 took PQL and
 # PQL-3H tune up a question each and university's seed-1 tune 94.4 -> 100.0, no check F1 falling once compounds
-# spell their head (without, MetaQA check fell 88.7 -> 88.0: "the screenwriter of X" walks back on purpose); 0.5
+# spell their head (without, MetaQA check fell 88.7 -> 88.0: a compound named the walked-back relation); 0.5
 # cost MetaQA 0.3 tune and 1.1 check. The v51 run (`python -m bench.kgs --fresh`) agreed: no check F1 fell.
 DETOUR_WEIGHT = 0.2
 

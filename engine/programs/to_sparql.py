@@ -148,7 +148,7 @@ def _class(node: Class, var: str, ctx: _Context) -> Patterns:
 def _join(node: Join, var: str, ctx: _Context) -> Patterns:
     if isinstance(node.relation, Chain):
         raise ProgramError("a chain of relations belongs in ARGMAX/ARGMIN, not JOIN", node.relation.pos)
-    if (year := _year_of_a_date(node.relation, node.arg, ctx)) is not None:  # "hired in 2019": the date's year
+    if (year := _year_of_a_date(node.relation, node.arg, ctx)) is not None:  # "in 2019": the date's year
         value = ctx.var("val")
         return _path(node.relation, var, value, ctx) + [f"FILTER(YEAR({value}) = {year})"]
     target = _term(node.arg, ctx)
@@ -293,7 +293,7 @@ def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
     keyword(_COMPARE, node.op, node)
     value = ctx.var("val")
     year = _year_of_a_date(node.relation, node.value, ctx)
-    if year is not None:  # "hired after 2020": the date's year is after 2020
+    if year is not None:  # "after 2020": the date's year is after 2020
         return _path(node.relation, var, value, ctx) + [f"FILTER({_test(node.op, f'YEAR({value})', str(year))})"]
     if isinstance(node.value, Entity):  # the entity's own value; the entity itself is never an answer
         reference, other = _term(node.value, ctx), ctx.var("ref")
