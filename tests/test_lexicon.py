@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from bench.kgs import KGS_DATA as KGS
 from engine.answer.named import NamedRelations, share
-from engine.bootstrap.lexicon import End, build_lexicon, distinct, ensure_lexicon, kept, proposals, relation_examples
+from engine.bootstrap.kinds import kinds_of
+from engine.bootstrap.lexicon import (End, build_lexicon, distinct, ensure_lexicon, kept, proposals, relation_examples,
+                                      with_kinds)
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
 from kg_adapters.lexicon import RelationWords, read_lexicon
@@ -99,6 +101,43 @@ def test_lexicon_words_spell_the_relation_each_way(small_kg) -> None:
     chain = named.named("who is the dad of the dad of Anna's kid?", [])
     three = parse('(JOIN (R parent) (JOIN (R parent) (JOIN parent "Anna Berg")))')
     assert share(chain, three) == 3 > share(chain, parse('(JOIN (R parent) "Anna Berg")'))
+
+
+def test_two_words_of_one_relation_ask_for_two_steps(small_kg) -> None:
+    """"Anna's mother's father" names `parent` by two of its readings: a step says one reading, so the walk of one
+    step spells one of them and the walk of two spells both (before, both programs spelt two)."""
+    kg = small_kg("family.ttl", FAMILY)
+    kg.adopt_lexicon({"parent": RelationWords(("father", "mother"), ())})
+    asked = NamedRelations(kg.schema).named("who is Anna's mother's father?", [])
+    assert asked["parent"].width == 1
+    one, two = parse('(JOIN (R parent) "Anna Berg")'), parse('(JOIN (R parent) (JOIN (R parent) "Anna Berg"))')
+    assert share(asked, one) == 1 and share(asked, two) == 2
+
+
+@pytest.mark.parametrize("nouns, reading, has, has_not", [
+    (["parent"], "person parent person", {"father", "mother", "dad", "mom"}, {"parent", "adoptive parent"}),
+    (["spouse"], "person spouse person", {"husband", "wife"}, {"spouse"}),
+    (["child"], "person parent person", {"son", "daughter", "kid"}, set()),  # two senses lie near: both are read
+    # only the sense near the relation: a seat of government, not money or a letter
+    (["capital"], "country capital city", set(), {"stock", "seed money", "majuscule", "state capital"}),
+    (["person"], "film starred actors person", set(), {"actor"}),  # too general: no kinds at all
+])
+def test_wordnet_gives_the_kinds_of_a_relations_nouns(embedder, nouns, reading, has, has_not) -> None:
+    kinds = set(kinds_of(nouns, reading, embedder))
+    assert has <= kinds and not has_not & kinds, sorted(kinds)
+
+
+def test_kinds_join_the_models_words_and_yield_to_them(small_kg, embedder) -> None:
+    """The kinds of `parent` ("father", "mom") and of the model's "child" join its words; a kind the model gave
+    another relation stays with that one ("dad" below), and a class's kinds name no relation ("person")."""
+    kg = small_kg("family.ttl", FAMILY + 'f:guardian rdfs:label "guardian" .\nf:olga f:guardian f:lars .\n')
+    words = {"parent": RelationWords((), ("child",)), "guardian": RelationWords(("dad",), ())}
+    lexicon = with_kinds(words, kg.schema, embedder, frozenset({"parent", "guardian", "person"}))
+    assert {"father", "mother"} <= set(lexicon["parent"].words) and "dad" not in lexicon["parent"].words
+    assert "dad" in lexicon["guardian"].words
+    assert {"son", "daughter"} & set(lexicon["parent"].reverse_words)
+    assert lexicon["parent"].reverse_words[0] == "child"  # the model's words first
+    assert not {"man", "woman", "adult"} & set(lexicon["parent"].words)
 
 
 def test_the_lexicon_is_kept_with_the_kg_and_the_users_words_win(config, tmp_path) -> None:

@@ -2,7 +2,7 @@
 ones users bring (typed Turtle with labels), read with the real linker and embedder and answered with the real
 0.5B model and no corpus (a KG's first question).
 
-The KGs are TEST DATA, invented here: three regions, their points and towns; a small company.
+The KGs are TEST DATA, invented here: three regions, their points and towns; a small company; a royal family.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import pytest
 
 from engine.answer.linker import LabelIndex
 from engine.answer.meant import RelationMeanings, content_words
-from engine.answer.named import unnamed_steps
+from engine.answer.named import passed_classes, unnamed_steps
 from engine.answer.question import QuestionReader
 from engine.answer.reasoner import Reasoner
+from engine.bootstrap.lexicon import ensure_lexicon
 from engine.lm.embedder import Embedder
 from engine.lm.llm import LLM
 from engine.programs.kg import KnowledgeGraph
@@ -219,6 +220,15 @@ def test_an_ordinal_names_a_value_of_a_counted_relation(company) -> None:
     assert "grade" in read.named_relations  # "level" still spells it
 
 
+@pytest.mark.parametrize("program, passed", [
+    ('(JOIN (R based_in) (JOIN (R works_in) "Dana Ilves"))', {"Department"}),  # her department's city
+    ('(JOIN (R hometown) "Dana Ilves")', set()),
+    ('(JOIN works_in (JOIN based_in "Oslo"))', {"Department"}),  # walked back: where the inner step lands
+])
+def test_the_classes_a_program_walks_through(company, program: str, passed: set[str]) -> None:
+    assert passed_classes(parse(program), company[0].schema) == passed
+
+
 @pytest.fixture(scope="module")
 def company_reasoner(company):
     kg, index, embedder, config = company
@@ -301,3 +311,53 @@ def test_the_default_kg_asked_as_people_ask(geography_reasoner: Reasoner, questi
     geography_reasoner.forget(question)
     result = geography_reasoner.answer(question)
     assert [a.label for a in result.answers] == [answer], result.program
+
+
+# ------------------------------------------------------------------ 1: everyday words for a family's relations
+FAMILY_TTL = """\
+@prefix f: <http://example.org/royal/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+f:Person a rdfs:Class ; rdfs:label "person" .
+f:parent rdfs:label "parent" ; rdfs:domain f:Person ; rdfs:range f:Person .
+f:spouse rdfs:label "spouse" ; rdfs:domain f:Person ; rdfs:range f:Person .
+f:born rdfs:label "year of birth" ; rdfs:domain f:Person .
+f:aldric a f:Person ; rdfs:label "Aldric the Bold" ; f:born 1510 ; f:spouse f:maelis .
+f:maelis a f:Person ; rdfs:label "Maelis of Dorn" ; f:born 1514 ; f:spouse f:aldric .
+f:oswin a f:Person ; rdfs:label "Oswin Varn" ; f:born 1535 ; f:parent f:aldric , f:maelis ; f:spouse f:rowena .
+f:isolde a f:Person ; rdfs:label "Isolde Varn" ; f:born 1538 ; f:parent f:aldric , f:maelis ; f:spouse f:bertrand .
+f:bertrand a f:Person ; rdfs:label "Bertrand Hale" ; f:born 1530 ; f:spouse f:isolde .
+f:rowena a f:Person ; rdfs:label "Rowena Crane" ; f:born 1540 ; f:spouse f:oswin .
+f:giselle a f:Person ; rdfs:label "Giselle Varn" ; f:born 1563 ; f:parent f:oswin , f:rowena ; f:spouse f:corwin .
+f:corwin a f:Person ; rdfs:label "Corwin Ash" ; f:born 1559 ; f:spouse f:giselle .
+f:perrin a f:Person ; rdfs:label "Perrin Ash" ; f:born 1585 ; f:parent f:corwin , f:giselle .
+"""
+
+
+@pytest.fixture(scope="module")
+def family_reasoner(tmp_path_factory):
+    """With the relation lexicon, as a session builds it before a KG's first question."""
+    from engine.config import ScoutConfig
+
+    cache = tmp_path_factory.mktemp("family")
+    (cache / "family.ttl").write_text(FAMILY_TTL)
+    config = ScoutConfig(cache_dir=str(cache / "cache"))
+    kg = KnowledgeGraph.open(str(cache / "family.ttl"), config)
+    llm, embedder = LLM.load("qwen2.5-coder-0.5b"), Embedder.load()
+    ensure_lexicon(kg, lambda: llm, lambda: embedder)
+    r = Reasoner(kg, [], llm, embedder, LabelIndex.build(kg.store, kg.schema, cache, embedder), config)
+    yield r
+    r.close()
+    kg.close()
+
+
+@pytest.mark.parametrize("question, answers", [
+    # before: her parents, (JOIN (R spouse) (JOIN (R parent) X)): "husband" named no relation (the 0.5B model's
+    # words for `spouse` were "partner"); WordNet's kinds of spouse are (engine.bootstrap.kinds)
+    ("who is Isolde's husband?", {"Bertrand Hale"}),
+    # before: one step, (JOIN (R parent) X), which spelt "mother" and "father" alike; a step spells one reading
+    ("who is Perrin Ash's mother's father?", {"Oswin Varn", "Rowena Crane"}),
+    ("who is the wife of Oswin Varn?", {"Rowena Crane"}),
+])
+def test_a_family_asked_in_everyday_words(family_reasoner: Reasoner, question: str, answers: set[str]) -> None:
+    result = family_reasoner.answer(question)
+    assert {a.label for a in result.answers} == answers, result.program

@@ -272,6 +272,27 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)
 
 
+def passed_classes(program: Program, schema: Schema) -> frozenset[str]:
+    """The classes a program walks through on the way to its answers: where each step lands that a further step
+    leaves ("which city is Dana's department in?" passes through a department, her hometown does not). A question
+    that names such a class spells the program's path with that word (`passed_words`)."""
+    out: set[str] = set()
+    for node in walk(program):
+        if isinstance(node, Join) and isinstance(node.arg, Join):
+            inner = node.arg.relation
+            rel = schema.relation(relation_name(inner))
+            if rel is not None:
+                out.update(rel.range if isinstance(inner, Reverse) else rel.domain)
+    return frozenset(out)
+
+
+def passed_words(class_words: dict[str, frozenset[str]], passed: frozenset[str], left_out: frozenset[str]) -> int:
+    """How many of the question's class words (`Question.class_words`) name a class the program passes through,
+    leaving out `left_out`: the words of its answers' own class, and of its entities' classes ("the department
+    Sales" names the class of a name, not a step)."""
+    return len({w for name in passed for w in class_words.get(name, ())} - left_out)
+
+
 def walks(program: Program) -> list[tuple[str, bool]]:
     """(relation name, walked toward its objects) for every relation the program walks. (JOIN (R r) X), the r
     of X, goes toward r's objects; (JOIN r X) toward its subjects, but (JOIN r 3), things whose r is the value 3,

@@ -62,8 +62,10 @@ log = logging.getLogger(__name__)
 # 49: "third-level" is the value 3 of a relation of whole numbers, and a noun spells a join to a value; 50: the word
 # it qualifies goes first ("staff with level 3"), and label stop words count; 51: a round trip below the last step
 # pays DETOUR_WEIGHT, a compound spells its head's relation, and a total of numbers is no count; 52: a whole
-# number that names a year is matched and compared with dates by their year ("after 2020").
-REASONER_VERSION = 52
+# number that names a year is matched and compared with dates by their year ("after 2020"); 53: the lexicon holds
+# the kinds WordNet gives of each end's nouns ("mother" for `parent`), and one step spells one reading of its relation;
+# 54: a class word the question writes spells the steps that pass through that class ("Dana's department").
+REASONER_VERSION = 54
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
