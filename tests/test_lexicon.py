@@ -112,6 +112,9 @@ def test_two_words_of_one_relation_ask_for_two_steps(small_kg) -> None:
     assert asked["parent"].width == 1
     one, two = parse('(JOIN (R parent) "Anna Berg")'), parse('(JOIN (R parent) (JOIN (R parent) "Anna Berg"))')
     assert share(asked, one) == 1 and share(asked, two) == 2
+    # a word of the next generation but one: a father's father
+    grand = NamedRelations(kg.schema).named("who is Anna's grandfather?", [])
+    assert grand["parent"].times == 2 and share(grand, one) == 1 and share(grand, two) == 2
 
 
 @pytest.mark.parametrize("nouns, reading, has, has_not", [

@@ -264,6 +264,9 @@ def company_reasoner(company):
     # after 2020?" answered all five, through a walk over salaries above 2020)
     ("who was hired in 2019?", "Alice Novak"),
     ("how many employees joined before 2020?", "2"),
+    # before: Lisbon, her hometown, (JOIN (R hometown) X): "department" named no step; a class word now spells the
+    # steps that pass through its class (named.passed_classes)
+    ("which city is Dana's department in?", "Oslo"),
 ])
 def test_questions_a_new_users_staff_ask(company_reasoner: Reasoner, question: str, answer: str) -> None:
     result = company_reasoner.answer(question)
@@ -357,6 +360,9 @@ def family_reasoner(tmp_path_factory):
     # before: one step, (JOIN (R parent) X), which spelt "mother" and "father" alike; a step spells one reading
     ("who is Perrin Ash's mother's father?", {"Oswin Varn", "Rowena Crane"}),
     ("who is the wife of Oswin Varn?", {"Rowena Crane"}),
+    # a word of the next generation but one spells its relation twice (named.GENERATION_PREFIX)
+    ("who is Perrin Ash's grandfather?", {"Oswin Varn", "Rowena Crane"}),
+    ("who are the grandchildren of Aldric the Bold?", {"Giselle Varn"}),
 ])
 def test_a_family_asked_in_everyday_words(family_reasoner: Reasoner, question: str, answers: set[str]) -> None:
     result = family_reasoner.answer(question)

@@ -1,9 +1,10 @@
 """The words people use for a KG's relations, asked of the language model once per KG.
 
 People rarely say a relation's label: they ask for "Anna's dad", not her `parent`. For each relation the
-model is asked for the everyday nouns of both its ends, as seen from the other: the objects of `orbits` are a planet's "star" or "sun", its subjects a star's
-"planets". The proposals are kept where the sentence embedder finds them near the relation (its label, its
-description, its classes), so that a small model's stray words do not name it.
+model is asked for the everyday nouns of both its ends, as seen from the other: the objects of `orbits` are a
+planet's "star" or "sun", its subjects a star's "planets". The proposals are kept where the sentence embedder
+finds them near the relation (its label, its description, its classes), so that a small model's stray words do
+not name it.
 
 The words land in the schema (`RelationInfo.words`, `.reverse_words`; `kg_adapters.lexicon` keeps them with
 it), where the linker, `engine.answer.named` and the search's stopping rule read them like the relation's own
@@ -231,36 +232,40 @@ def distinct(found: dict[str, RelationWords], schema: Schema) -> dict[str, Relat
 
 
 # Kinds of an end's nouns (kinds.py) kept per end: the nearest to the relation's texts, and only those this near
-# (MiniLM). WordNet gives dozens per noun, most of them rare ("empty nester" for a parent); "father" lies at 0.75,
-# "mom" 0.66, "husband" 0.87 from their relations, "countryside" 0.55 from `country` (kinds.py reads the
-# relation's class nouns for no relation, so that one is not asked). A one-off script over the dev KGs' schemas.
+# (MiniLM). WordNet gives dozens per noun, most of them rare ("empty nester" for a parent). Read by eye over the
+# lists of the dev KGs' and a made-up family KG's relations (a one-off script, 2026-11-27): "father" lies at 0.75,
+# "mom" 0.66, "husband" 0.87 from their relations, the first stray kinds near 0.45 ("media guru" 0.50 for an
+# adviser, "tipster" 0.39); the dev KGs' check F1 with them is in BENCHMARKS.md, "... reasoner v53".
 MAX_KINDS = 8
 MIN_KIND_COSINE = 0.45
 
 
 def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedding,
                known: frozenset[str]) -> dict[str, RelationWords]:
-    """`words` (the model's, each with one owner) and the kinds of each end's nouns that one end alone has and
-    that no word of the model's or of a label spells."""
+    """`words` (the model's, each with one owner), then the kinds of each end's nouns that one end alone has and
+    that no word of the model's or of a label spells: the model's words and the labels win."""
     kinds: dict[str, RelationWords] = {}
     for rel in schema.relations:
         if _literal(schema, rel):
             continue
-        own = words.get(rel.name, RelationWords((), ()))
+        given = words.get(rel.name, RelationWords((), ()))
         reading = f"{_class_label(schema, rel.domain)} {rel.label} {_class_label(schema, rel.range)}"
         ends = []
-        for toward_objects, given in ((True, own.words), (False, own.reverse_words)):
-            nouns = [object_noun(rel.name), *given] if toward_objects else list(given)
+        for toward_objects, nouns in ((True, [object_noun(rel.name), *given.words]), (False, given.reverse_words)):
             nouns = [n for n in nouns if n.lower() not in _class_nouns(schema, rel, toward_objects)]
             at = end(schema, rel, toward_objects)
             ends.append(nearest(kept(kinds_of(nouns, reading, embedder), at, embedder, known), at, embedder))
         kinds[rel.name] = RelationWords(*ends)
     taken = {_key(w) for ends in words.values() for w in (*ends.words, *ends.reverse_words)} | set(_label_words(schema))
     alone = distinct(kinds, schema)
-    return {name: RelationWords(
-        (*ends.words, *(w for w in alone.get(name, RelationWords((), ())).words if _key(w) not in taken)),
-        (*ends.reverse_words, *(w for w in alone.get(name, RelationWords((), ())).reverse_words if _key(w) not in taken)))
-        for name, ends in words.items()}
+    none = RelationWords((), ())
+
+    def joined(model: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
+        return (*model, *(w for w in more if _key(w) not in taken))
+
+    return {name: RelationWords(joined(ends.words, alone.get(name, none).words),
+                                joined(ends.reverse_words, alone.get(name, none).reverse_words))
+            for name, ends in words.items()}
 
 
 def _class_nouns(schema: Schema, rel: RelationInfo, toward_objects: bool) -> set[str]:
