@@ -297,8 +297,8 @@ def passed_classes(program: Program, schema: Schema) -> frozenset[str]:
 
 def passed_words(class_words: dict[str, frozenset[str]], passed: frozenset[str], left_out: frozenset[str]) -> int:
     """How many of the question's class words (`Question.class_words`) name a class the program passes through,
-    leaving out `left_out`: the words of its answers' own class, and of its entities' classes ("the department
-    Sales" names the class of a name, not a step)."""
+    leaving out `left_out`: the words of its answers' own class, and of the classes of the names the question
+    links ("the department Sales" names the class of a name, not a step)."""
     return len({w for name in passed for w in class_words.get(name, ())} - left_out)
 
 

@@ -93,8 +93,10 @@ class Pruner:
         """The question's class words that name a class the candidate walks through (`named.passed_words`)."""
         if not question.class_words:
             return 0
-        named = {a.mention: a.candidate.classes for a in question.anchors if a.mention in cand.anchors}
-        left_out = own.union(*(question.class_words.get(c, frozenset()) for cs in named.values() for c in cs or ()))
+        # the classes of every name the question links, not only of the candidate's own: "a Germany player at club
+        # X" names X's class, which a reading built on "Germany" alone does not walk through for that word
+        names = {c for a in question.anchors for c in a.candidate.classes or ()}
+        left_out = own.union(*(question.class_words.get(c, frozenset()) for c in names))
         return passed_words(question.class_words, passed_classes(cand.program, self.schema), left_out)
 
     def _first_with_answers(self, search: Search, cands: list[ProgramCandidate], limit: int,
