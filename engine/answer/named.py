@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Sequence
 
 from engine.programs.sexpr import (
     Aggregate,
@@ -300,6 +301,20 @@ def passed_words(class_words: dict[str, frozenset[str]], passed: frozenset[str],
     leaving out `left_out`: the words of its answers' own class, and of the classes of the names the question
     links ("the department Sales" names the class of a name, not a step)."""
     return len({w for name in passed for w in class_words.get(name, ())} - left_out)
+
+
+def naming_words(text: str, mentions: Sequence) -> frozenset[str]:
+    """The words of class mentions written right beside a linked name ("club Everton", "the Sales department"):
+    they say what the name is, and name no step. `mentions`: the linker's (engine.answer.mentions.Mention)."""
+    names = [m for m in mentions if any(c.kind != "class" for c in m.candidates)]
+    out: set[str] = set()
+    for mention in mentions:
+        if any(c.kind == "class" for c in mention.candidates):
+            for name in names:
+                gap = text[mention.end:name.start] if mention.end <= name.start else text[name.end:mention.start]
+                if gap.strip(" ,").lower() in ("", "the", "a", "an"):
+                    out.update(words_of(mention.text))
+    return frozenset(out)
 
 
 def walks(program: Program) -> list[tuple[str, bool]]:

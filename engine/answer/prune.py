@@ -34,7 +34,7 @@ from kg_adapters.base import KGError
 from kg_adapters.schema import Schema
 
 from .asked import asks_operator, fits_asked
-from .named import passed_classes, passed_words, share
+from .named import naming_words, passed_classes, passed_words, share
 from .question import Question
 from .rank import relevance
 from .retrieve import TextEmbedder
@@ -93,10 +93,12 @@ class Pruner:
         """The question's class words that name a class the candidate walks through (`named.passed_words`)."""
         if not question.class_words:
             return 0
-        # the classes of every name the question links, not only of the candidate's own: "a Germany player at club
-        # X" names X's class, which a reading built on "Germany" alone does not walk through for that word
+        # the classes of every name the question links, not only of the candidate's own, and the class words
+        # written beside a name: "a Germany player at club X" says what X is, which a reading built on "Germany"
+        # alone does not walk through for that word
         names = {c for a in question.anchors for c in a.candidate.classes or ()}
-        left_out = own.union(*(question.class_words.get(c, frozenset()) for c in names))
+        left_out = own.union(naming_words(question.linking.question, question.linking.mentions),
+                             *(question.class_words.get(c, frozenset()) for c in names))
         return passed_words(question.class_words, passed_classes(cand.program, self.schema), left_out)
 
     def _first_with_answers(self, search: Search, cands: list[ProgramCandidate], limit: int,
