@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
 
 from engine.programs.sexpr import (
     Aggregate,
@@ -280,41 +279,6 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
             spelt[word] += take
             room -= take
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)
-
-
-def passed_classes(program: Program, schema: Schema) -> frozenset[str]:
-    """The classes a program walks through on the way to its answers: where each step lands that a further step
-    leaves ("which city is Dana's department in?" passes through a department, her hometown does not). A question
-    that names such a class spells the program's path with that word (`passed_words`)."""
-    out: set[str] = set()
-    for node in walk(program):
-        if isinstance(node, Join) and isinstance(node.arg, Join):
-            inner = node.arg.relation
-            rel = schema.relation(relation_name(inner))
-            if rel is not None:
-                out.update(rel.range if isinstance(inner, Reverse) else rel.domain)
-    return frozenset(out)
-
-
-def passed_words(class_words: dict[str, frozenset[str]], passed: frozenset[str], left_out: frozenset[str]) -> int:
-    """How many of the question's class words (`Question.class_words`) name a class the program passes through,
-    leaving out `left_out`: the words of its answers' own class, and of the classes of the names the question
-    links ("the department Sales" names the class of a name, not a step)."""
-    return len({w for name in passed for w in class_words.get(name, ())} - left_out)
-
-
-def naming_words(text: str, mentions: Sequence) -> frozenset[str]:
-    """The words of class mentions written right beside a linked name ("club Everton", "the Sales department"):
-    they say what the name is, and name no step. `mentions`: the linker's (engine.answer.mentions.Mention)."""
-    names = [m for m in mentions if any(c.kind != "class" for c in m.candidates)]
-    out: set[str] = set()
-    for mention in mentions:
-        if any(c.kind == "class" for c in mention.candidates):
-            for name in names:
-                gap = text[mention.end:name.start] if mention.end <= name.start else text[name.end:mention.start]
-                if gap.strip(" ,").lower() in ("", "the", "a", "an"):
-                    out.update(words_of(mention.text))
-    return frozenset(out)
 
 
 def walks(program: Program) -> list[tuple[str, bool]]:

@@ -34,7 +34,7 @@ from kg_adapters.base import KGError
 from kg_adapters.schema import Schema
 
 from .asked import asks_operator, fits_asked
-from .named import naming_words, passed_classes, passed_words, share
+from .named import share
 from .question import Question
 from .rank import relevance
 from .retrieve import TextEmbedder
@@ -69,7 +69,7 @@ class Pruner:
             for cand, sim in zip(fresh, vectors[1:] @ vectors[0]):
                 cand.similarity = float(sim)
                 own = frozenset().union(*(question.class_words.get(t, frozenset()) for t in cand.types or ()))
-                cand.named = share(question.named_relations, cand.program, own) + self._passed(question, cand, own)
+                cand.named = share(question.named_relations, cand.program, own)
                 cand.unusual = self.usual.unusual(cand.program, question.named_relations.keys())
         if self.config.prune:
             fresh.sort(key=lambda c: -relevance(c))  # stable: equals keep build order
@@ -88,18 +88,6 @@ class Pruner:
         search.pool = search.pool + [c for c in kept if is_set(c.program)]
         search.t_enum += time.perf_counter() - t0
         return kept
-
-    def _passed(self, question: Question, cand: ProgramCandidate, own: frozenset[str]) -> int:
-        """The question's class words that name a class the candidate walks through (`named.passed_words`)."""
-        if not question.class_words:
-            return 0
-        # the classes of every name the question links, not only of the candidate's own, and the class words
-        # written beside a name: "a Germany player at club X" says what X is, which a reading built on "Germany"
-        # alone does not walk through for that word
-        names = {c for a in question.anchors for c in a.candidate.classes or ()}
-        left_out = own.union(naming_words(question.linking.question, question.linking.mentions),
-                             *(question.class_words.get(c, frozenset()) for c in names))
-        return passed_words(question.class_words, passed_classes(cand.program, self.schema), left_out)
 
     def _first_with_answers(self, search: Search, cands: list[ProgramCandidate], limit: int,
                             tried: set[int]) -> list[ProgramCandidate]:
