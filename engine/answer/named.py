@@ -150,7 +150,7 @@ class NamedRelations:
         no relation reading has, of TYPO_MIN_LETTERS or more, one edit (two from TYPO_TWO_EDITS letters) from
         exactly one word of the readings, so that a real word is not read as another ("county" stays, where a
         KG has both). A compound whose last part is a relation word is read as that word first (`_head`), and a
-        word of the next generation as its relation twice: "grandson" is a son's son (`GENERATION_PREFIX`)."""
+        word of "grand" as its relation twice: a "grandfather" is a father's father (`GENERATION_PREFIX`)."""
         out: Counter[str] = Counter()
         for token, n in counts.items():
             rest = token[len(GENERATION_PREFIX):]

@@ -234,8 +234,8 @@ def distinct(found: dict[str, RelationWords], schema: Schema) -> dict[str, Relat
 # Kinds of an end's nouns (kinds.py) kept per end: the nearest to the relation's texts, and only those this near
 # (MiniLM). WordNet gives dozens per noun, most of them rare ("empty nester" for a parent). Read by eye over the
 # lists of the dev KGs' and a made-up family KG's relations (a one-off script, 2026-11-27): "father" lies at 0.75,
-# "mom" 0.66, "husband" 0.87 from their relations, the first stray kinds near 0.45 ("media guru" 0.50 for an
-# adviser, "tipster" 0.39); the dev KGs' check F1 with them is in BENCHMARKS.md, "... reasoner v53".
+# "mom" 0.66, "husband" 0.87 from their relations, and stray kinds begin near 0.5 and grow common below 0.45; the
+# dev KGs' check F1 with them is in BENCHMARKS.md, "... reasoner v53".
 MAX_KINDS = 8
 MIN_KIND_COSINE = 0.45
 
