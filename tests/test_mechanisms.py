@@ -342,8 +342,9 @@ def family_reasoner(tmp_path_factory):
 
 
 @pytest.mark.parametrize("question, answers", [
-    # before: her parents, (JOIN (R spouse) (JOIN (R parent) X)): "husband" named no relation (the 0.5B model's
-    # words for `spouse` were "partner"); WordNet's kinds of spouse are (engine.bootstrap.kinds)
+    # before, on a larger made-up family KG: her parents, (JOIN (R spouse) (JOIN (R parent) X)): "husband" named no
+    # relation (the 0.5B model's word for `spouse` was "partner"); it is one of WordNet's kinds of spouse now
+    # (engine.bootstrap.kinds)
     ("who is Isolde's husband?", {"Bertrand Hale"}),
     # before: one step, (JOIN (R parent) X), which spelt "mother" and "father" alike; a step spells one reading.
     # Right on a larger made-up family KG (BENCHMARKS.md, "... reasoner v53"); on this one the 0.5B scorer with no
