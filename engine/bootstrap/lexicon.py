@@ -22,7 +22,6 @@ sampled dev answer (session 21) and are there for the words a KG's labels never 
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from kg_adapters.naming import local_name
 from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import RelationInfo, Schema
 
-from .kinds import kinds_of
+from .kinds import is_plain_noun, kinds_of
 
 log = logging.getLogger(__name__)
 
@@ -121,9 +120,9 @@ def proposals(text: str) -> tuple[list[str], list[str]]:
 def _words(text: str) -> list[str]:
     out = []
     for item in text.split(","):
-        words = item.strip().strip(".").lower().split()
-        if 1 <= len(words) <= 2 and all(re.fullmatch(r"[a-z][a-z-]*", w) for w in words):
-            out.append(" ".join(words))
+        word = " ".join(item.strip().strip(".").lower().split())
+        if is_plain_noun(word):
+            out.append(word)
     return list(dict.fromkeys(out))[:MAX_WORDS]
 
 
@@ -270,7 +269,7 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
 
 def _class_nouns(schema: Schema, rel: RelationInfo, toward_objects: bool) -> set[str]:
     """The labels of the end's classes and their last words: the kinds of a class are the class's, not the
-    relation's ("European country" names a kind of country, not the `country` of a city)."""
+    relation's ("red giant" names a kind of star, not the `star` a planet orbits)."""
     labels = [_class_label(schema, (name,)) for name in (rel.range if toward_objects else rel.domain)]
     return {text.lower() for label in labels for text in (label, label.split()[-1] if label.split() else "")}
 
