@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.answer.candidates import Enumerator
 from engine.answer.linker import LabelIndex
 from engine.answer.meant import RelationMeanings, content_words
 from engine.answer.named import unnamed_steps
@@ -48,6 +49,13 @@ r:lisse a r:Town ; rdfs:label "Lisse" ; r:in_region r:arden ; r:population 12000
 r:quill a r:Town ; rdfs:label "Quill" ; r:in_region r:bresk ; r:population 64000 .
 r:hollin a r:Town ; rdfs:label "Hollin" ; r:in_region r:bresk ; r:population 9000 .
 r:ostra a r:Town ; rdfs:label "Ostra" ; r:in_region r:corlan ; r:population 23000 .
+r:River a rdfs:Class ; rdfs:label "river" .
+r:crosses rdfs:label "crosses" ; rdfs:domain r:River ; rdfs:range r:Region .
+r:vell a r:River ; rdfs:label "Vell" ; r:crosses r:arden , r:bresk .
+r:oder a r:River ; rdfs:label "Oder Water" ; r:crosses r:arden .
+r:Pass a rdfs:Class ; rdfs:label "pass" .
+r:high_pass rdfs:label "high pass" ; rdfs:domain r:Region ; rdfs:range r:Pass .
+r:arden r:high_pass r:col_brume . r:col_brume a r:Pass ; rdfs:label "Col Brume" .
 """
 
 
@@ -162,6 +170,8 @@ def test_a_step_no_word_spells_or_means_is_counted(company) -> None:
     ("which region has the largest area?", True),  # no relation spells "largest area": a ranking
     ("which peak is the highest?", True),  # "highest" alone
     ("which town in Bresk has the largest population?", True),
+    ("what is the highest pass of Arden?", False),  # the relation `high pass`, said in the superlative
+    ("which pass is the highest?", True),  # "highest" alone
 ])
 def test_a_superlative_inside_a_relation_name_asks_for_no_ranking(reader: QuestionReader, question: str,
                                                                     ranks: bool) -> None:
@@ -191,6 +201,33 @@ def test_a_relation_named_with_a_superlative_is_walked(reasoner: Reasoner, quest
     result = reasoner.answer(question)
     assert [a.label for a in result.answers] == [answer], result.program
     assert "ARG" not in result.program
+
+
+def test_a_superlative_after_a_class_noun_ranks_that_class(reader: QuestionReader) -> None:
+    """ "the <noun> with the largest ...": the ranking is of that noun's class, not of the class asked for."""
+    assert reader.read("what is the highest point of the region with the largest area?").ranks_another
+    assert reader.read("which river crosses the region that has the most towns?").ranks_another
+    assert not reader.read("which region has the largest area?").ranks_another  # the class asked for is ranked
+
+
+@pytest.mark.parametrize("question, answer", [
+    # 2.5, a ranking inside a walk. Before: a ranking had to be the outermost step, so the peaks were ranked
+    # instead ((ARGMAX Peak elevation), Pic Sable)
+    ("what is the highest point of the region with the largest area?", "Tor Alda"),
+])
+def test_a_ranking_inside_a_walk(reasoner: Reasoner, question: str, answer: str) -> None:
+    result = reasoner.answer(question)
+    assert [a.label for a in result.answers] == [answer], result.program
+
+
+def test_how_many_counts_a_join_to_its_class_in_the_first_step(regions, reader: QuestionReader) -> None:
+    """2.5: "how many rivers are in X" counts X's rivers. No word spells `crosses`, and where its join scores too low
+    for the best set a step later only counts of other things are built (a made-up US-geography KG with no corpus:
+    (JOIN (R area) "Texas") answered). The count is built with the join; nothing else is counted in that step."""
+    kg, _, _, config = regions
+    first = [c.text for c in Enumerator(kg, config).first(reader.read("how many rivers are in Bresk?"))]
+    assert '(COUNT (JOIN crosses "Bresk"))' in first
+    assert [t for t in first if t.startswith("(COUNT")] == ['(COUNT (JOIN crosses "Bresk"))']
 
 
 # ------------------------------------------------------------------ 7. a new user's own KG, asked as staff ask

@@ -60,11 +60,18 @@ def counts_the_named_class(question: Question, cand: ProgramCandidate) -> bool:
     """Whether a COUNT counts only the class "how many" names, where it names one: "how many people are in X"
     counts X's people, not the places X is in, and "how many <noun> have fewer than ..." the <noun> among the
     things that do."""
-    counted = _counted_words(question)
-    if counted is None or cand.counted is None:
+    named = counted_classes(question)
+    if not named or cand.counted is None:
         return True
-    named = {name for name, words in question.class_words.items() if counted & words}
-    return not named or bool(cand.counted) and cand.counted <= named
+    return bool(cand.counted) and cand.counted <= named
+
+
+def counted_classes(question: Question) -> frozenset[str]:
+    """The classes the words after "how many" name ("how many japanese cities": city); empty where it names none."""
+    counted = _counted_words(question)
+    if counted is None:
+        return frozenset()
+    return frozenset(name for name, words in question.class_words.items() if counted & words)
 
 
 def counts_amounts(question: Question, cand: ProgramCandidate) -> bool:

@@ -48,6 +48,7 @@ from engine.programs.sexpr import (
 from engine.programs.validate import NUMERIC_KINDS, validate
 from kg_adapters.schema import RelationInfo, Schema
 
+from .asked import counted_classes
 from .question import Anchor, Question
 from .search import ProgramCandidate
 from .usual import UsualTies, incident
@@ -189,7 +190,9 @@ def _joins_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
     node, anchors = anchor.node, frozenset({anchor.mention})
     for name, side in en.incident_relations(node.iri):
         rel = Relation(name)
-        yield en.typed(Join(rel, node) if side == "object" else Join(Reverse(rel), node), anchors)
+        joined = en.typed(Join(rel, node) if side == "object" else Join(Reverse(rel), node), anchors)
+        yield joined
+        yield from _count_of_counted(en, q, joined)
         if anchor.mention in q.compared and side == "subject" and name in en.numeric_names:
             # "larger than France": France's own value; both ways where no word says which ("further north than")
             for op in [op for op in q.comparatives or ("lt", "gt") if op in ("gt", "lt")]:
@@ -300,6 +303,18 @@ def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
             yield en.typed(Join(rel, cand.program), cand.anchors)
         elif en.schema.literal_kind(info) != "text":
             yield en.typed(Join(Reverse(rel), cand.program), cand.anchors)
+
+
+def _count_of_counted(en: Enumerator, q: Question, joined: ProgramCandidate | None) -> Built:
+    """The COUNT of a join from a name whose answers are the class "how many" names, in the first step: "how many
+    <noun> are in X" counts X's <noun>, and where no word spells the relation that reaches them, the join scored
+    too low for the best set, so a step later only counts of other things were built. Only from a name: built in
+    later steps too, a count over a longer walk became a step's leader, hence a finalist, and won where the
+    inverse score alone decides (a KG with no corpus: "how many people are in the X department" counted the
+    department's city's natives)."""
+    counted = counted_classes(q) if q.asks_count else frozenset()
+    if joined is not None and counted and joined.types and joined.types <= counted:
+        yield from _count(en, q, joined, [])
 
 
 def _and_class(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:

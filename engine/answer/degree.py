@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllInflections, getAllLemmas
 
 from .mentions import Mention
 from .words import word_forms
@@ -93,16 +93,26 @@ def is_superlative(word: str) -> bool:
 
 
 def superlative_phrases(labels: list[str]) -> tuple[tuple[frozenset[str], ...], ...]:
-    """The relation readings that hold a superlative (a relation `<superlative>_<noun>`), each as its words' forms.
+    """The relation readings that hold a superlative, each as its words' forms: a relation `<superlative>_<noun>`,
+    or `<adjective>_<noun>` whose adjective people say in the superlative ("the tallest peak of X" for a relation
+    labelled "tall peak").
 
     Such a reading names a relation, not a ranking: "the <superlative> <noun> of X" walks that relation, and a
     question asks for a ranking only with a superlative that no relation spells (`without_named_superlatives`)."""
     phrases = []
     for label in dict.fromkeys(labels):
         tokens = re.findall(r"[a-z]+", label.lower())
-        if len(tokens) > 1 and any(map(is_superlative, tokens)):
-            phrases.append(tuple(frozenset(word_forms(t)) if not is_superlative(t) else frozenset({t}) for t in tokens))
+        graded = _superlatives_of(tokens[0]) if len(tokens) > 1 else ()
+        if len(tokens) > 1 and (any(map(is_superlative, tokens)) or graded):
+            head = frozenset({tokens[0], *graded}) if graded else None
+            phrases.append(tuple(head if i == 0 and head else frozenset({t}) if is_superlative(t)
+                                 else frozenset(word_forms(t)) for i, t in enumerate(tokens)))
     return tuple(phrases)
+
+
+def _superlatives_of(word: str) -> tuple[str, ...]:
+    """The superlative forms of a gradable adjective ("tall" -> "tallest"); none for other words."""
+    return getAllInflections(word, upos="ADJ").get("JJS", ()) if getAllLemmas(word).get("ADJ") else ()
 
 
 def without_named_superlatives(text: str, phrases: tuple[tuple[frozenset[str], ...], ...]) -> str:
@@ -130,8 +140,9 @@ def superlative_offsets(text: str, mentions: tuple[Mention, ...]) -> tuple[int, 
 
 
 def ranks_another(text: str, mentions: tuple[Mention, ...], asked: frozenset[str]) -> bool:
-    """Whether a superlative adjective stands before a class noun other than the one asked for: "which city is the
-    capital of the largest country" ranks countries; "what currency is used by the most countries" counts
+    """Whether a superlative adjective stands before a class noun other than the one asked for, or a phrase after
+    it ranks it: "which city is the capital of the largest country" and "the capital of the country with the most
+    people" rank countries; "what currency is used by the most countries" counts
     countries ("most" before a noun counts it) and ranks currencies, as "the actor in the most horror movies" counts
     movies (names before the noun do not rank it)."""
     for other in mentions:
@@ -143,6 +154,18 @@ def ranks_another(text: str, mentions: tuple[Mention, ...], asked: frozenset[str
             continue
         before = re.findall(r"[a-z]+", text[: mention.start].lower())[-2:]
         if (before and before[-1] not in QUANTITY_SUPERLATIVES and is_superlative(before[-1])) or (
-                len(before) == 2 and before[0] in ("most", "least")):
+                len(before) == 2 and before[0] in ("most", "least")) or _ranked_after(text[mention.end :]):
             return True
     return False
+
+
+# A class noun, then a phrase that ranks it: "the <noun> with the largest ...", "the <noun> that has the most ...",
+# "the <noun> whose <other noun> is the longest"
+_RANKED_AFTER = re.compile(r"\s+(with|having|(that|which|who) (has|have|had)|whose(\s+[a-z]+){1,2} (is|are|was|were))"
+                           r"\s+(the\s+)?(?P<word>[a-z]+)\b", re.IGNORECASE)
+
+
+def _ranked_after(text: str) -> bool:
+    """Whether the text after a class noun opens with a phrase that ranks that noun (`_RANKED_AFTER`)."""
+    match = _RANKED_AFTER.match(text)
+    return match is not None and is_superlative(match.group("word").lower())

@@ -65,8 +65,10 @@ log = logging.getLogger(__name__)
 # number that names a year is matched and compared with dates by their year ("after 2020"); 53: the lexicon holds
 # the kinds WordNet gives of each end's nouns ("mother" for `parent`), and one step spells one reading of its relation;
 # 54: a class word spelt the steps through its class (dropped: it cost MetaQA check); 55: "grand" and a relation
-# word spell that relation twice ("grandfather").
-REASONER_VERSION = 55
+# word spell that relation twice ("grandfather"); 56: a superlative of a label's adjective names that relation ("highest
+# point" for `high point`), "the <noun> with the largest ..." ranks another class, and "how many <noun>" counts a join
+# from a name to its class in the first step.
+REASONER_VERSION = 56
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
