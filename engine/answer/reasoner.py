@@ -56,19 +56,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 
 log = logging.getLogger(__name__)
 
-# Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history).
-# 45: adjectives of time name year and date relations; 46: either side of an AND may stand in; 47: "where" asks for
-# WordNet's places where no relation says where; 48: a step no question word spells or means pays UNNAMED_WEIGHT;
-# 49: "third-level" is the value 3 of a relation of whole numbers, and a noun spells a join to a value; 50: the word
-# it qualifies goes first ("staff with level 3"), and label stop words count; 51: a round trip below the last step
-# pays DETOUR_WEIGHT, a compound spells its head's relation, and a total of numbers is no count; 52: a whole
-# number that names a year is matched and compared with dates by their year ("after 2020"); 53: the lexicon holds
-# the kinds WordNet gives of each end's nouns ("mother" for `parent`), and one step spells one reading of its relation;
-# 54: a class word spelt the steps through its class (dropped: it cost MetaQA check); 55: "grand" and a relation
-# word spell that relation twice ("grandfather"); 56: a superlative of a label's adjective names that relation ("highest
-# point" for `high point`), "the <noun> with the largest ..." ranks another class, and "how many <noun>" counts a join
-# from a name to its class in the first step.
-REASONER_VERSION = 56
+# Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
+# version). 57: the lexicon's kinds come from the senses nearest each end's reading ("son" and "daughter" for the
+# subjects of `parent`).
+REASONER_VERSION = 57
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -248,12 +248,12 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
         if _literal(schema, rel):
             continue
         given = words.get(rel.name, RelationWords((), ()))
-        reading = f"{_class_label(schema, rel.domain)} {rel.label} {_class_label(schema, rel.range)}"
         ends = []
         for toward_objects, nouns in ((True, [object_noun(rel.name), *given.words]), (False, given.reverse_words)):
             nouns = [n for n in nouns if n.lower() not in _class_nouns(schema, rel, toward_objects)]
             at = end(schema, rel, toward_objects)
-            ends.append(nearest(kept(kinds_of(nouns, reading, embedder), at, embedder, known), at, embedder))
+            found = kinds_of(nouns, _reading(schema, rel, toward_objects), embedder)
+            ends.append(nearest(kept(found, at, embedder, known), at, embedder))
         kinds[rel.name] = RelationWords(*ends)
     taken = {_key(w) for ends in words.values() for w in (*ends.words, *ends.reverse_words)} | set(_label_words(schema))
     alone = distinct(kinds, schema)
@@ -265,6 +265,14 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
     return {name: RelationWords(joined(ends.words, alone.get(name, none).words),
                                 joined(ends.reverse_words, alone.get(name, none).reverse_words))
             for name, ends in words.items()}
+
+
+def _reading(schema: Schema, rel: RelationInfo, toward_objects: bool) -> str:
+    """The relation read toward one end, which picks the senses of that end's nouns (kinds.py): a parent's
+    objects read "person parent person", its subjects "person whose parent is person", nearer the offspring
+    sense of "child" (whose kinds are "son" and "daughter") than the young person's."""
+    subject, obj = _class_label(schema, rel.domain), _class_label(schema, rel.range)
+    return f"{subject} {rel.label} {obj}" if toward_objects else f"{subject} whose {rel.label} is {obj}"
 
 
 def _class_nouns(schema: Schema, rel: RelationInfo, toward_objects: bool) -> set[str]:
