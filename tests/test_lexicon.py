@@ -103,6 +103,35 @@ def test_lexicon_words_spell_the_relation_each_way(small_kg) -> None:
     assert share(chain, three) == 3 > share(chain, parse('(JOIN (R parent) "Anna Berg")'))
 
 
+MARRIED = """\
+@prefix f: <http://example.org/family/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+f:Person a rdfs:Class ; rdfs:label "person" .
+f:spouse rdfs:label "spouse" .
+f:parent rdfs:label "parent" .
+f:tom a f:Person ; rdfs:label "Tom Vale" ; f:spouse f:ida ; f:parent f:ada .
+f:ida a f:Person ; rdfs:label "Ida Vale" ; f:parent f:ada .
+f:ada a f:Person ; rdfs:label "Ada Vale" .
+"""
+
+
+def test_words_for_one_end_of_a_relation_between_one_class_name_both_ends(small_kg) -> None:
+    """A pair of spouses stored once: "Ida's husband" is Tom, the subject whose spouse is Ida. The model gave
+    words for one end only, so the relation reads as mutual (before: "husband" named only the walk toward
+    the objects, empty for Ida, and a made-up family KG answered her parent's spouse)."""
+    kg = small_kg("married.ttl", MARRIED)
+    kg.adopt_lexicon({"spouse": RelationWords(("husband", "wife"), ()),
+                      "parent": RelationWords(("mother",), ("daughter",))})
+    named = NamedRelations(kg.schema)
+    husband = named.named("who is Ida's husband?", [])
+    stored_at_her, stored_at_him = parse('(JOIN spouse "Ida Vale")'), parse('(JOIN (R spouse) "Tom Vale")')
+    assert share(husband, stored_at_her) == 1 == share(husband, stored_at_him)
+    # a relation with words for each end keeps them apart: a mother is no daughter
+    mother = named.named("who is the mother of Ida?", [])
+    up, down = parse('(JOIN (R parent) "Ida Vale")'), parse('(JOIN parent "Ada Vale")')
+    assert share(mother, up) == 1 and share(mother, down) == 0
+
+
 def test_two_words_of_one_relation_ask_for_two_steps(small_kg) -> None:
     """"Anna's mother's father" names `parent` by two of its readings: a step says one reading, so the walk of one
     step spells one of them and the walk of two spells both (before, both programs spelt two)."""

@@ -5,14 +5,14 @@ program that walks it. The 0.5B scorer, which has seen few or no exemplars of mo
 schema, prefers the shorter program that stops one relation short ("X 's nationality" for "X 's
 nationality 's events"); the words the question spends on each relation tell them apart.
 
-A relation is named by the question's words that spell a content word of one of its readings (label, reverse
-label, object noun, and its lexicon's words: engine.bootstrap.lexicon), in any inflection (`words.word_forms`:
-directed -> director, directs). A program counts the question words its relations spell together: a verb's words
-however the relation is walked, a noun's only where the program walks toward the relation's objects ("the
-<noun> of X", not "the things whose <noun> is X"; a lexicon's word for the subjects only toward them: "the kid
-of X" walks `parent` back), and never the words that name the program's own answer class. Entity names are left
-out first, so a title never names a relation. Morphology and the KG's own lexicon only: no other synonyms (the
-embedder's similarity already weighs those) and no word list of any domain.
+A relation is named by the question's words that spell a content word of one of its readings (label, reverse label,
+object noun, and its lexicon's words: engine.bootstrap.lexicon), in any inflection (`words.word_forms`: directed ->
+director, directs). A program counts the question words its relations spell together: a verb's words however the
+relation is walked, a noun's only where the program walks toward the relation's objects ("the <noun> of X", not
+"the things whose <noun> is X"; a lexicon's word for the subjects only toward them: "the kid of X" walks `parent`
+back; a mutual relation's words either way), and never the words that name the program's own answer class. Entity
+names are left out first, so a title never names a relation. Morphology and the KG's own lexicon only: no other
+synonyms (the embedder's similarity already weighs those) and no word list of any domain.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kg_adapters.readable import object_noun
-from kg_adapters.schema import Schema
+from kg_adapters.schema import RelationInfo, Schema
 
 from .words import STOP, fold, word_forms
 
@@ -115,7 +115,7 @@ class NamedRelations:
                 self._measures[rel.name] = frozenset(measures)
             if any(readings):
                 self._readings[rel.name] = [r for r in readings if r]
-            back = frozenset(form for text in rel.reverse_words for forms, _ in _reading(text) for form in forms)
+            back = frozenset(form for text in _subject_words(rel) for forms, _ in _reading(text) for form in forms)
             if back:
                 self._back[rel.name] = back
         self._known = frozenset({form for readings in self._readings.values() for reading in readings
@@ -175,6 +175,16 @@ class NamedRelations:
         `place` (English compounds put their head last). Heads of COMPOUND_HEAD_LETTERS or more only."""
         starts = range(3, len(token) - COMPOUND_HEAD_LETTERS + 1)  # the longest head first
         return next((token[i:] for i in starts if token[i:] in self._known), None)
+
+
+def _subject_words(rel: RelationInfo) -> tuple[str, ...]:
+    """The lexicon's words for a relation's subjects. A relation between members of one class whose lexicon has
+    words for its objects only is read as mutual ("spouse", "neighbour"): its words name either end, as its label
+    does. Such a pair is often stored once, so "the husband of X" may be X's object or X's subject. A relation with
+    words for each end ("parent": "father", and "son" for its subjects) keeps them apart."""
+    if rel.reverse_words or not rel.domain or set(rel.domain) != set(rel.range):
+        return rel.reverse_words
+    return rel.words
 
 
 # A compound's head (NamedRelations._head) is this long or more, and what comes before it at least 3 letters

@@ -57,9 +57,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 57: the lexicon's kinds come from the senses nearest each end's reading ("son" and "daughter" for the
-# subjects of `parent`).
-REASONER_VERSION = 57
+# version). 58: a relation between members of one class with lexicon words for one end only is read as mutual:
+# its words name either end ("the husband of X" for a pair of spouses stored once).
+REASONER_VERSION = 58
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
