@@ -271,6 +271,10 @@ def test_the_reading_walking_the_most_named_relations_is_a_finalist(films: Knowl
     worse = cand('(JOIN (R release_year) (JOIN written_by "Ridley Scott"))', 2, -5.0)
     assert Ranker.with_fuller(_cues(), [films_of], [films_of, worse, years]) == [films_of, years]
     assert Ranker.with_fuller(_cues(), [films_of, years], [films_of, worse, years]) == [films_of, years]
+    # a finalist that detours below its last step is no rival: the reading of both words still comes in
+    detour = cand('(JOIN (R release_year) (JOIN directed_by (JOIN (R directed_by) (JOIN written_by "Ridley Scott"))))',
+                  2, -2.0)
+    assert Ranker.with_fuller(_cues(), [films_of, detour], [detour, worse, years]) == [films_of, detour, years]
 
 
 def test_a_choice_is_answered_by_ranking_the_names_offered() -> None:

@@ -115,7 +115,7 @@ class NamedRelations:
                 self._measures[rel.name] = frozenset(measures)
             if any(readings):
                 self._readings[rel.name] = [r for r in readings if r]
-            back = frozenset(form for text in _subject_words(rel) for forms, _ in _reading(text) for form in forms)
+            back = frozenset(form for text in subject_words(rel) for forms, _ in _reading(text) for form in forms)
             if back:
                 self._back[rel.name] = back
         self._known = frozenset({form for readings in self._readings.values() for reading in readings
@@ -177,7 +177,7 @@ class NamedRelations:
         return next((token[i:] for i in starts if token[i:] in self._known), None)
 
 
-def _subject_words(rel: RelationInfo) -> tuple[str, ...]:
+def subject_words(rel: RelationInfo) -> tuple[str, ...]:
     """The lexicon's words for a relation's subjects. A relation between members of one class whose lexicon has
     words for its objects only is read as mutual ("spouse", "neighbour"): its words name either end, as its label
     does. Such a pair is often stored once, so "the husband of X" may be X's object or X's subject. A relation with

@@ -216,7 +216,13 @@ class Ranker:
         # that answer with countries straight on one name (a walk back pays the repeat penalty at the re-rank)
         # -- and where every such finalist walks back, all of them count (when the only fitting finalists walked
         # back through the continent of one name, a reading on the other name alone came in for the one on both)
-        repeating = lambda c: bool(repeats(c.program, not question.asks_same, question.named_relations))  # noqa: E731
+        # -- and a round trip below the last step is no rival either: "X's grandchildren" had as its only rival
+        # a walk to X's gender and back, which kept the reading of both named steps out of the re-rank
+        def repeating(c: ProgramCandidate) -> bool:
+            named = question.named_relations
+            return bool(repeats(c.program, not question.asks_same, named)
+                        or (not question.asks_same and detours(c.program, named)))
+
         rivals = [c for c in finalists if (fits_asked(question, c) or not fitting) and not repeating(c)] or finalists
         # one that walks straight first, as for the rivals; and of the readings on more names, the one over the
         # fewest relations: an AND of two names brought in, over (AND (JOIN r X) (JOIN s Y)), first its variant

@@ -40,7 +40,7 @@ from engine.bootstrap.readings import SOURCE as READING
 from engine.config import ScoutConfig
 from engine.programs.executor import Answer
 from engine.programs.kg import KnowledgeGraph
-from engine.programs.sexpr import Count, In, relations
+from engine.programs.sexpr import Count, In, relations, to_text
 
 from .asked import what_is_asked
 from .candidates import Enumerator
@@ -48,6 +48,7 @@ from .extend import reached, to_extend
 from .linker import LabelIndex, Linking, Mention
 from .meant import RelationMeanings
 from .memo import AnswerMemo, memo_key
+from .narrow import narrowed
 from .prune import Pruner
 from .question import Question, QuestionReader
 from .rank import Alternative, Ranker, ScoringModel, best_order, relevance
@@ -57,9 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 58: a relation between members of one class with lexicon words for one end only is read as mutual:
-# its words name either end ("the husband of X" for a pair of spouses stored once).
-REASONER_VERSION = 58
+# version). 60: a kind word narrows the winner's step to the members holding the value its gloss names ("mother":
+# the female parents, where the KG holds a gender); 59: a finalist with a round trip below its last step is no
+# rival that keeps a reading of more named words out of the re-rank.
+REASONER_VERSION = 60
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -270,8 +272,13 @@ class Reasoner:
         if winner is None:
             return QuestionResult(program=None, sparql=None, answers=(), count=None,
                                   message="No candidate program gave an answer.", **common)
-        ex = winner.execution
-        return QuestionResult(program=winner.text, sparql=ex.sparql, answers=ex.answers, count=ex.count,
+        program, ex = winner.text, winner.execution
+        kind = narrowed(winner.program, question.anonymised, self.schema, self.executor)
+        if kind is not None:  # "the mother of X": the parents of X that are female, where the KG says so
+            program, ex = to_text(kind[0]), kind[1]
+            common["alternatives"] = tuple(replace(alt, program=program) if cand is winner else alt
+                                           for cand, alt in ranked)
+        return QuestionResult(program=program, sparql=ex.sparql, answers=ex.answers, count=ex.count,
                               message=self._missed_message(question, ranked, winner),
                               skipped=self._skipped(question, search, ranked, winner), **common)
 

@@ -91,3 +91,26 @@ def is_plain_noun(word: str) -> bool:
     """One or two words of letters (a hyphen inside), lower case: what the lexicon keeps."""
     parts = word.split()
     return 1 <= len(parts) <= 2 and all(re.fullmatch(r"[a-z][a-z-]*", p) for p in parts)
+
+
+def gloss_words(noun: str) -> frozenset[str]:
+    """The words WordNet describes a noun's first sense with: its gloss up to the first ';' or '(', the names of
+    the senses it is a kind of, and those of the senses the gloss's own words are kinds of. "mother": "a woman who
+    has given birth to a child", and a woman is an adult and a female; "son": a male offspring. What sets one kind
+    of a relation's end apart from another ("mother" from "father"), where a KG holds it as a value
+    (engine.answer.narrow). Empty without WordNet or for a word it does not know."""
+    wordnet = load_wordnet()
+    senses = wordnet.synsets(noun.replace(" ", "_"), pos="n") if wordnet is not None else []
+    if not senses:
+        return frozenset()
+    gloss = set(re.findall(r"[a-z]+", re.split(r"[;(]", senses[0].definition())[0].lower()))
+    out = gloss | _kind_of_words(senses[0])
+    for word in gloss:
+        first = wordnet.synsets(word, pos="n")
+        if first:
+            out |= _kind_of_words(first[0])
+    return frozenset(out)
+
+
+def _kind_of_words(synset) -> set[str]:
+    return {part for h in synset.hypernyms() for lemma in h.lemma_names() for part in lemma.lower().split("_")}

@@ -1,0 +1,122 @@
+"""A kind word narrows its step: "Anna's mother" is the parent of Anna who is female.
+
+The lexicon names a relation's end by its kinds (engine.bootstrap.kinds): "mother" and "father" both read `parent`,
+so "who is Anna's mother?" would answer both parents. Where the step's answers hold, over a relation of their own,
+a value that WordNet's gloss of the word names ("mother": "a woman who has given birth to a child", and a woman is
+a female), the chosen program keeps the members that hold it: (AND (JOIN gender "female") (JOIN (R parent) "Anna"))
+in a KG that has such a relation. Which value and which relation is the KG's: nothing here names them, and a KG that
+stores `mother` as a relation of its own is left as it is (its step holds no value that narrows it further).
+
+Applied to the re-rank's winner, so that the search and its scores stay as they are: a narrowing is taken only
+where exactly one value of the step's answers is named, and it keeps some but not all of the answers.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import fields, replace
+
+from engine.bootstrap.kinds import gloss_words
+from engine.programs.executor import Execution, Executor
+from engine.programs.sexpr import And, Entity, Join, Node, Program, ProgramError, Relation, Reverse, walk
+from kg_adapters.base import KGError
+from kg_adapters.readable import singular
+from kg_adapters.schema import Schema
+
+from .named import GENERATION_PREFIX, subject_words, words_of
+from .usual import incident
+
+log = logging.getLogger(__name__)
+
+MAX_VALUES = 50  # values of one relation read per step: a relation that tells kinds apart has few
+
+
+def narrowed(program: Program, question: str, schema: Schema, executor: Executor) -> tuple[Program, Execution] | None:
+    """The program with each step that a kind word of the question (anonymised: no name holds one) names
+    narrowed to that kind, and its execution; None where nothing narrows."""
+    kinds = _kind_words(question)
+    if not kinds:
+        return None
+    steps = [node for node in walk(program) if _end_words(node, schema) & {w for kind in kinds for w in kind}]
+    narrowing: dict[int, Node] = {}
+    for word, base in _in_walk_order(kinds, question):
+        # the outermost step this word names and no other word took yet; a word of "grand" names the outer step
+        # of its pair ("grandfather": the father of a parent)
+        step = next((s for s in reversed(steps) if id(s) not in narrowing and {word, base} & _end_words(s, schema)),
+                    None)
+        if step is None:
+            continue
+        value = _named_value(step, word, schema, executor)
+        if value is not None:
+            narrowing[id(step)] = value
+    if not narrowing:
+        return None
+    out = _rebuilt(program, narrowing)
+    try:
+        before, after = executor.execute(program), executor.execute(out)
+    except (KGError, ProgramError) as err:
+        log.info("narrowing %s: %s", program, err)
+        return None
+    return (out, after) if 0 < len(after.answers) < len(before.answers) else None
+
+
+def _kind_words(question: str) -> list[tuple[str, str]]:
+    """(word, the kind it names) for each noun of the question, in order: "grandfather" names a "father"."""
+    out = []
+    for token in words_of(question):
+        word = singular(token)
+        base = word[len(GENERATION_PREFIX):] if word.startswith(GENERATION_PREFIX) else word
+        out.append((word, base or word))
+    return out
+
+
+def _in_walk_order(kinds: list[tuple[str, str]], question: str) -> list[tuple[str, str]]:
+    """The kind words from the outermost step in: "the father of the mother of X" writes the outer step first,
+    "X's mother's father" last."""
+    possessive = "'s" in question and " of " not in f" {question} "
+    return list(reversed(kinds)) if possessive else kinds
+
+
+def _end_words(node: Node, schema: Schema) -> set[str]:
+    """The lexicon's words for what one step answers with: a relation's objects, or walked back its subjects."""
+    if not isinstance(node, Join):
+        return set()
+    back = isinstance(node.relation, Reverse)
+    rel = node.relation.relation if back else node.relation
+    info = schema.relation(rel.name) if isinstance(rel, Relation) else None
+    if info is None:
+        return set()
+    return {singular(w) for w in (info.words if back else subject_words(info))}
+
+
+def _named_value(step: Join, word: str, schema: Schema, executor: Executor) -> Node | None:
+    """(JOIN g value) for the one value of the step's answers, over one of their relations g, that the word's
+    gloss names; None where none or several are."""
+    glossed = gloss_words(word[len(GENERATION_PREFIX):] if word.startswith(GENERATION_PREFIX) else word)
+    if not glossed:
+        return None
+    try:
+        members = [a.iri for a in executor.execute(step).answers if a.iri]
+        ties = incident(executor, schema, members) if members else None
+        found = []
+        for name, side in sorted(ties or {}):
+            if side != "subject":
+                continue
+            values = executor.execute(Join(Reverse(Relation(name)), step)).answers[:MAX_VALUES]
+            found += [(name, v.label) for v in values if v.iri and v.label.lower() in glossed]
+    except (KGError, ProgramError) as err:
+        log.info("values of %s: %s", step, err)
+        return None
+    if len(found) != 1:
+        return None
+    name, label = found[0]
+    return Join(Relation(name), Entity(label))
+
+
+def _rebuilt(node: Node, narrowing: dict[int, Node]) -> Node:
+    """The tree with each step in `narrowing` (by identity) ANDed with its value."""
+    children = {f.name: _rebuilt(getattr(node, f.name), narrowing) for f in fields(node)
+                if isinstance(getattr(node, f.name), Node)}
+    out = replace(node, **children) if children else node
+    value = narrowing.get(id(node))
+    return And(value, out) if value is not None else out

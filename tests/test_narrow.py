@@ -1,0 +1,109 @@
+"""A kind word narrows its step (engine.answer.narrow), on a real store with a made-up family that has genders."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.answer.narrow import narrowed
+from engine.bootstrap.kinds import gloss_words
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import parse, to_text
+from kg_adapters.lexicon import RelationWords
+
+FAMILY = """\
+@prefix f: <http://example.org/kin/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+f:Person a rdfs:Class ; rdfs:label "person" .
+f:Sex a rdfs:Class ; rdfs:label "sex" .
+f:Town a rdfs:Class ; rdfs:label "town" .
+f:parent rdfs:label "parent" ; rdfs:domain f:Person ; rdfs:range f:Person .
+f:sex rdfs:label "sex" ; rdfs:domain f:Person ; rdfs:range f:Sex .
+f:born_in rdfs:label "born in" ; rdfs:domain f:Person ; rdfs:range f:Town .
+f:m a f:Sex ; rdfs:label "Male" .
+f:w a f:Sex ; rdfs:label "Female" .
+f:vell a f:Town ; rdfs:label "Vell" .
+f:orr a f:Town ; rdfs:label "Orr" .
+f:bran a f:Person ; rdfs:label "Bran Tallow" ; f:sex f:m ; f:born_in f:vell .
+f:essa a f:Person ; rdfs:label "Essa Tallow" ; f:sex f:w ; f:born_in f:orr .
+f:garet a f:Person ; rdfs:label "Garet Moss" ; f:sex f:m ; f:born_in f:orr .
+f:lune a f:Person ; rdfs:label "Lune Moss" ; f:sex f:w ; f:born_in f:vell .
+f:cara a f:Person ; rdfs:label "Cara Moss" ; f:sex f:w ; f:born_in f:vell ; f:parent f:bran , f:essa .
+f:dov a f:Person ; rdfs:label "Dov Moss" ; f:sex f:m ; f:born_in f:orr ; f:parent f:garet , f:lune .
+f:ivo a f:Person ; rdfs:label "Ivo Moss" ; f:sex f:m ; f:born_in f:orr ; f:parent f:cara , f:dov .
+f:lor a f:Person ; rdfs:label "Lor Moss" ; f:sex f:m ; f:born_in f:orr ; f:parent f:essa .
+"""
+
+
+@pytest.fixture(scope="module")
+def kin(tmp_path_factory):
+    from engine.config import ScoutConfig
+
+    root = tmp_path_factory.mktemp("kin")
+    (root / "kin.ttl").write_text(FAMILY)
+    kg = KnowledgeGraph.open(str(root / "kin.ttl"), ScoutConfig(cache_dir=str(root / "cache")))
+    # the words a lexicon holds for `parent` (engine.bootstrap.kinds finds them in WordNet)
+    kg.adopt_lexicon({"parent": RelationWords(("father", "mother", "dad"), ("son", "daughter", "child"))})
+    yield kg
+    kg.close()
+
+
+@pytest.mark.parametrize("question, program, expected", [
+    ("who is the mother of Ivo Moss?", '(JOIN (R parent) "Ivo Moss")',
+     '(AND (JOIN sex "Female") (JOIN (R parent) "Ivo Moss"))'),
+    ("where was the dad of Ivo Moss born?", '(JOIN (R born_in) (JOIN (R parent) "Ivo Moss"))',
+     '(JOIN (R born_in) (AND (JOIN sex "Male") (JOIN (R parent) "Ivo Moss")))'),
+    ("who are the sons of Cara Moss?", '(JOIN parent "Cara Moss")', None),  # her only child is a son: nothing to narrow
+    ("who are the daughters of Essa Tallow?", '(JOIN parent "Essa Tallow")',
+     '(AND (JOIN sex "Female") (JOIN parent "Essa Tallow"))'),
+    # "grand" names the outer step of its pair: the father of a parent
+    ("who is the grandfather of Ivo Moss?", '(JOIN (R parent) (JOIN (R parent) "Ivo Moss"))',
+     '(AND (JOIN sex "Male") (JOIN (R parent) (JOIN (R parent) "Ivo Moss")))'),
+    # "of" writes the outer step first, a possessive last
+    ("who is the father of the mother of Ivo Moss?", '(JOIN (R parent) (JOIN (R parent) "Ivo Moss"))',
+     '(AND (JOIN sex "Male") (JOIN (R parent) (AND (JOIN sex "Female") (JOIN (R parent) "Ivo Moss"))))'),
+    ("who is Ivo Moss's father's mother?", '(JOIN (R parent) (JOIN (R parent) "Ivo Moss"))',
+     '(AND (JOIN sex "Female") (JOIN (R parent) (AND (JOIN sex "Male") (JOIN (R parent) "Ivo Moss"))))'),
+    ("who are the parents of Ivo Moss?", '(JOIN (R parent) "Ivo Moss")', None),  # no kind word
+    ("which town was Ivo Moss born in?", '(JOIN (R born_in) "Ivo Moss")', None),  # a step with no lexicon words
+])
+def test_a_kind_word_narrows_its_step_to_the_value_its_gloss_names(kin: KnowledgeGraph, question: str, program: str,
+                                                                   expected: str | None) -> None:
+    found = narrowed(parse(program), question, kin.schema, kin.executor)
+    if expected is None:
+        assert found is None
+    else:
+        assert found is not None and to_text(found[0]) == expected
+        assert {a.label for a in found[1].answers} == {a.label for a in kin.executor.execute(expected).answers}
+
+
+def test_glosses_name_what_sets_kinds_apart() -> None:
+    """WordNet's glosses, not a list: "mother" is a woman (a female), "son" a male offspring."""
+    assert "female" in gloss_words("mother") and "male" not in gloss_words("mother")
+    assert "male" in gloss_words("son") and "female" not in gloss_words("son")
+    assert gloss_words("no-such-noun-here") == frozenset()
+
+
+@pytest.mark.parametrize("question, answers", [
+    # before (reasoner v59): both parents, (JOIN (R parent) X): "mother" and "father" spell one relation
+    ("who is the mother of Ivo Moss?", {"Cara Moss"}),
+    ("who is Ivo Moss's grandfather?", {"Bran Tallow", "Garet Moss"}),
+])
+def test_the_reasoner_answers_a_kind_word_with_its_kind(kin: KnowledgeGraph, tmp_path, question: str,
+                                                        answers: set[str]) -> None:
+    from engine.answer.linker import LabelIndex
+    from engine.answer.reasoner import Reasoner
+    from engine.config import ScoutConfig
+    from engine.lm.embedder import Embedder
+    from engine.lm.llm import LLM
+
+    embedder = Embedder.load()
+    reasoner = Reasoner(kin, [], LLM.load("qwen2.5-coder-0.5b"), embedder,
+                        LabelIndex.build(kin.store, kin.schema, tmp_path, embedder),
+                        ScoutConfig(cache_dir=str(tmp_path / "cache")))
+    try:
+        result = reasoner.answer(question)
+        assert {a.label for a in result.answers} == answers, result.program
+        assert "(AND (JOIN sex" in result.program
+        assert result.program in {alt.program for alt in result.alternatives}  # the chosen one, as shown
+    finally:
+        reasoner.close()
