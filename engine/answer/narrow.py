@@ -37,16 +37,15 @@ def narrowed(program: Program, question: str, schema: Schema, executor: Executor
     kinds = _kind_words(question)
     if not kinds:
         return None
-    steps = [node for node in walk(program) if _end_words(node, schema) & {w for kind in kinds for w in kind}]
+    steps = [(node, words) for node in walk(program) if (words := _end_words(node, schema))]
     narrowing: dict[int, Node] = {}
     for word, base in _in_walk_order(kinds, question):
         # the outermost step this word names and no other word took yet; a word of "grand" names the outer step
         # of its pair ("grandfather": the father of a parent)
-        step = next((s for s in reversed(steps) if id(s) not in narrowing and {word, base} & _end_words(s, schema)),
-                    None)
+        step = next((s for s, words in reversed(steps) if id(s) not in narrowing and {word, base} & words), None)
         if step is None:
             continue
-        value = _named_value(step, word, schema, executor)
+        value = _named_value(step, base, schema, executor)
         if value is not None:
             narrowing[id(step)] = value
     if not narrowing:
@@ -89,10 +88,10 @@ def _end_words(node: Node, schema: Schema) -> set[str]:
     return {singular(w) for w in (info.words if back else subject_words(info))}
 
 
-def _named_value(step: Join, word: str, schema: Schema, executor: Executor) -> Node | None:
-    """(JOIN g value) for the one value of the step's answers, over one of their relations g, that the word's
-    gloss names; None where none or several are."""
-    glossed = gloss_words(word[len(GENERATION_PREFIX):] if word.startswith(GENERATION_PREFIX) else word)
+def _named_value(step: Join, kind: str, schema: Schema, executor: Executor) -> Node | None:
+    """(JOIN g value) for the one value of the step's answers, over one of their relations g, that the gloss of
+    the kind ("father" for "grandfather") names; None where none or several are."""
+    glossed = gloss_words(kind)
     if not glossed:
         return None
     try:
