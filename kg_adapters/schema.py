@@ -67,7 +67,7 @@ class ClassInfo:
     induced: bool = False
     roles: tuple[Role, ...] = ()  # induced classes: membership is filling one of these roles
     datatype: str | None = None  # literal classes: the XSD datatype IRI
-    kind: str = "entity"  # "entity" | "year" | "integer" | "decimal" | "date" | "text"
+    kind: str = "entity"  # "entity" | "year" | "integer" | "decimal" | "date" | "boolean" | "text"
     size: int = 0
     # A stand-in name ("thing with directed by"): nothing in the data says what these entities are, so the
     # engine asks a language model (engine.bootstrap.namer) and `rename_classes` puts its noun in.
@@ -515,6 +515,7 @@ _KIND_TEXT = {
     "integer": "A whole number.",
     "decimal": "A number with a fraction.",
     "date": "A calendar date.",
+    "boolean": "Yes or no.",
     "text": "A piece of text.",
 }
 _KIND_DATATYPE = {
@@ -522,6 +523,7 @@ _KIND_DATATYPE = {
     "integer": XSD + "integer",
     "decimal": XSD + "decimal",
     "date": XSD + "date",
+    "boolean": XSD + "boolean",
     "text": XSD + "string",
 }
 _INTEGER_TYPES = {XSD + t for t in ("integer", "int", "long", "short", "nonNegativeInteger", "positiveInteger")}
@@ -547,6 +549,8 @@ def _literal_kind(fillers: set[Term], relation: str) -> tuple[str, str] | None:
         return top, "decimal"
     if top in (XSD + "date", XSD + "dateTime"):
         return top, "date"
+    if top == XSD + "boolean":
+        return top, "boolean"
     return _KIND_DATATYPE["text"], "text"
 
 

@@ -13,6 +13,7 @@ The module is longer than 400 lines because the rules are one table, read in one
 
 from __future__ import annotations
 
+import re
 from functools import reduce
 from typing import Callable, Iterable
 
@@ -38,6 +39,7 @@ from engine.programs.sexpr import (
     Relation,
     Reverse,
     Superlative,
+    BOOLEANS,
     calendar_year,
     is_set,
     relation_name,
@@ -46,6 +48,7 @@ from engine.programs.sexpr import (
     walk,
 )
 from engine.programs.validate import NUMERIC_KINDS, validate
+from kg_adapters.readable import relation_label
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import counted_classes
@@ -78,6 +81,7 @@ class Enumerator:
         self.schema, self.executor, self.config = kg.schema, kg.executor, config
         self.numeric = [r for r in self.schema.relations if self.schema.literal_kind(r) in NUMERIC_KINDS]
         self.numeric_names = frozenset(r.name for r in self.numeric)
+        self.yes_no = [r for r in self.schema.relations if self.schema.literal_kind(r) == "boolean"]
         self.ties = UsualTies(kg.schema, kg.executor)
 
     # ------------------------------------------------------------------ step 1
@@ -90,7 +94,19 @@ class Enumerator:
                 out += [self.typed(Class(name), frozenset()), *_class_rankings(self, question, name)]
         out += _choices(self, question)
         out += _asked_class_rankings(self, question)
+        out = [c for c in out if c is not None]
+        if not question.anchors or question.asks_yes_no:  # "which projects are active?", "is X active?"
+            out += [self.typed(flag, frozenset()) for flag in self.flags(question)]
+        # "which active projects does X work on": X's projects that are active, built now, as a step later the
+        # walks from X outnumber the ones kept
+        out += [flagged for cand in list(out) if cand is not None for flagged in _flagged(self, question, cand, [])]
         return [c for c in out if c is not None]
+
+    def flags(self, question: Question) -> list[Join]:
+        """(JOIN r true) and (JOIN r false) for each yes/no relation the question's words name: no anchor stands
+        for the value in "which projects are active?" or "how many are not listed?"."""
+        return [Join(Relation(info.name), Literal(value, "boolean")) for info in self.yes_no
+                if info.name in question.named_relations or _denied(info, question.text) for value in BOOLEANS]
 
     def prefetch(self, question: Question) -> None:
         """Read the anchors' incident relations, which step 1 and the prompt's schema lines need."""
@@ -301,7 +317,7 @@ def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
         rel = Relation(info.name)
         if side == "object":
             yield en.typed(Join(rel, cand.program), cand.anchors)
-        elif en.schema.literal_kind(info) != "text":
+        elif en.schema.literal_kind(info) not in ("text", "boolean"):  # a set's yes/no values answer nothing
             yield en.typed(Join(Reverse(rel), cand.program), cand.anchors)
 
 
@@ -449,6 +465,16 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
             yield en.typed(And(cand.program, Not(node)), cand.anchors | {anchor.mention}, parent=cand)
 
 
+def _flagged(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
+    """AND with a yes/no value the question names, for the members of a set built on its names: "which active
+    projects does X work on" (no partner stands for the value, which no name links)."""
+    for flag in en.flags(q) if cand.anchors and cand.types else ():
+        info = en.schema.relation(flag.relation.name)
+        taken = {rel.name for rel in relations(cand.program)}
+        if info is not None and _overlaps(info.domain, cand.types) and info.name not in taken:
+            yield en.typed(And(cand.program, flag), cand.anchors, parent=cand)
+
+
 def _and_partner(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
     """AND with a kept candidate built on other mentions whose answers intersect."""
     for other in partners:
@@ -462,10 +488,17 @@ def _and_partner(en: Enumerator, q: Question, cand: ProgramCandidate, partners: 
 
 ExtensionRule = Callable[[Enumerator, Question, ProgramCandidate, list[ProgramCandidate]], Built]
 EXTENSION_RULES: tuple[ExtensionRule, ...] = (
-    _joins, _and_class, _count, _superlatives, _and_partner,
+    _joins, _and_class, _count, _superlatives, _and_partner, _flagged,
     # the operators of issue 13, each gated by its cue in the question
     _degree_superlatives, _aggregates, _membership, _negations,
 )
+
+
+def _denied(info: RelationInfo, text: str) -> bool:
+    """Whether the question writes a yes/no relation's word with a prefix that denies it: "inactive",
+    "unlisted", "non-profit" for `active`, `listed`, `is_profit`; no reading of the relation spells those."""
+    word = relation_label(info.iri).split()[-1]
+    return re.search(rf"\b(in|un|non-?){re.escape(word)}\b", text, re.IGNORECASE) is not None
 
 
 def _is_literal_class(schema: Schema, name: str) -> bool:

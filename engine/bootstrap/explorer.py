@@ -65,6 +65,7 @@ _LITERAL_SYNTAX = {
     "integer": re.compile(r"[+-]?\d+"),
     "decimal": re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?"),
     "date": re.compile(r"\d{4}-\d{2}-\d{2}"),
+    "boolean": re.compile(r"true|false"),
 }
 
 
@@ -214,10 +215,10 @@ class Explorer:
         return options
 
     def _walkable(self, class_names: tuple[str, ...]) -> bool:
-        """Entities, years and dates; other numbers only make sense compared or ranked,
-        not matched exactly ("cities with latitude 37.4614" is no question anyone asks)."""
+        """Entities, years, dates and yes/no values ("projects that are active"); other numbers only make sense
+        compared or ranked, not matched exactly ("cities with latitude 37.4614" is no question anyone asks)."""
         cls = self._class_named(class_names)
-        return cls is not None and cls.kind in ("entity", "year", "date")
+        return cls is not None and cls.kind in ("entity", "year", "date", "boolean")
 
     def _class_named(self, names: tuple[str, ...]) -> ClassInfo | None:
         return self.schema.class_(names[0]) if names else None
@@ -542,7 +543,8 @@ def _literal_kind(cls: ClassInfo | None) -> str:
     """The program literal kind for a literal class: years are integers."""
     if cls is None:
         return "integer"
-    return {"year": "integer", "integer": "integer", "decimal": "decimal", "date": "date"}.get(cls.kind, "integer")
+    return {"year": "integer", "integer": "integer", "decimal": "decimal", "date": "date",
+            "boolean": "boolean"}.get(cls.kind, "integer")
 
 
 def _size_of(result: Execution) -> int | None:

@@ -59,7 +59,7 @@ class Entity(Node):
 @dataclass(frozen=True)
 class Literal(Node):
     value: str  # lexical form
-    kind: str  # "integer" | "decimal" | "date"
+    kind: str  # "integer" | "decimal" | "date" | "boolean"
 
 
 # Whole numbers read as calendar years, as the linker reads them (engine.answer.mentions).
@@ -192,6 +192,7 @@ MAX_DEPTH = 100  # parentheses a program may nest; real ones nest a dozen, and t
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
+BOOLEANS = ("true", "false")  # xsd:boolean's canonical forms, written bare: (JOIN active true)
 
 
 @dataclass(frozen=True)
@@ -427,6 +428,8 @@ def _literal(tok: _Tok) -> Literal | None:
         return Literal(text, "integer", pos=tok.pos)
     if _DECIMAL.fullmatch(text):
         return Literal(text, "decimal", pos=tok.pos)
+    if text in BOOLEANS:
+        return Literal(text, "boolean", pos=tok.pos)
     return None
 
 

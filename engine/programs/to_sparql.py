@@ -60,7 +60,7 @@ LABEL_VAR = "label"
 COUNT_VAR = "count"  # COUNT's answer; for SUM and AVG, how many values went into the number
 NUMBER_VAR = "number"  # the answer of SUM and AVG
 
-_DATATYPE = {"integer": XSD + "integer", "decimal": XSD + "decimal", "date": XSD + "date"}
+_DATATYPE = {"integer": XSD + "integer", "decimal": XSD + "decimal", "date": XSD + "date", "boolean": XSD + "boolean"}
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BEST = {"ARGMAX": "MAX", "ARGMIN": "MIN"}
 _AGGREGATE = {"SUM": "SUM", "AVG": "AVG"}

@@ -11,7 +11,7 @@ area of ..." (SUM), "the countries with the most neighbours" (a superlative over
 
 from __future__ import annotations
 
-from kg_adapters.readable import object_noun, reading_noun
+from kg_adapters.readable import object_noun, reading_noun, relation_label
 from kg_adapters.schema import Schema
 
 from .sexpr import (
@@ -96,6 +96,8 @@ class _Reader:
             words = node.relation.name.lower().split("_")
             if len(words) >= 2 and words[-1] == "by":
                 return f"not {' '.join(words)} {self.read(node.arg)}"
+            if isinstance(node.arg, Literal) and node.arg.kind == "boolean":
+                return self._flag(node.relation, node.arg.value != "true")
             return f"whose {self._noun(node.relation)} is not {self.read(node.arg)}"
         if isinstance(node, Compare):
             return f"whose {self._path_noun(node.relation)} is not {self._compared(node)}"
@@ -154,6 +156,8 @@ class _Reader:
             return f"the {self._noun(rel.relation)} of {target}"
         words = rel.name.lower().split("_")
         subjects = self._subjects(rel)
+        if isinstance(node.arg, Literal) and node.arg.kind == "boolean":
+            return f"{subjects} {self._flag(rel, node.arg.value == 'true')}"
         if self.fluent and _same_relation_back(node):
             # "X whose r is the r of Y": a small model drops the middle step; "the same r as Y" keeps it
             inner = node.arg.arg
@@ -164,6 +168,17 @@ class _Reader:
         if self.fluent and _a_set(node.arg):
             return f"{subjects} whose {self._noun(rel)} is among {target}"  # not "whose club is clubs whose ..."
         return f"{subjects} whose {self._noun(rel)} is {target}"
+
+    def _flag(self, rel: Relation, holds: bool) -> str:
+        """A yes/no relation read as what its subjects are or have: "projects that are active", "that are not
+        active", "hotels that do not have parking" (`has_parking`); "whose active is true" read as no question does."""
+        info = self.schema.relation(rel.name)
+        words = relation_label(info.iri if info else rel.name).split() or [rel.name]
+        if words[0] in ("has", "have") and len(words) > 1:
+            return f"that {'have' if holds else 'do not have'} {' '.join(words[1:])}"
+        if words[0] in ("is", "are") and len(words) > 1:
+            words = words[1:]
+        return f"that are {'' if holds else 'not '}{' '.join(words)}"
 
     def _subjects_of(self, node: Node) -> str | None:
         """The plural subjects a forward join or comparison reads with, else None."""
