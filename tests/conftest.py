@@ -54,6 +54,18 @@ def answers_text(result) -> str:
     return " | ".join(sorted(a.label for a in result.answers))
 
 
+def zero_shot_reasoner(kg: KnowledgeGraph, folder: Path):
+    """A reasoner with no corpus over a test KG and the real 0.5B model, as a KG's first question meets it."""
+    from engine.answer.linker import LabelIndex
+    from engine.answer.reasoner import Reasoner
+    from engine.lm.embedder import Embedder
+    from engine.lm.llm import LLM
+
+    embedder = Embedder.load()
+    return Reasoner(kg, [], LLM.load("qwen2.5-coder-0.5b"), embedder, LabelIndex.build(kg.store, kg.schema, folder,
+                    embedder), ScoutConfig(cache_dir=str(folder / "cache")))
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> ScoutConfig:
     return ScoutConfig(cache_dir=str(tmp_path / "cache"))

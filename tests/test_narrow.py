@@ -9,6 +9,7 @@ from engine.bootstrap.kinds import gloss_words
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse, to_text
 from kg_adapters.lexicon import RelationWords
+from tests.conftest import zero_shot_reasoner
 
 FAMILY = """\
 @prefix f: <http://example.org/kin/> .
@@ -90,16 +91,7 @@ def test_glosses_name_what_sets_kinds_apart() -> None:
 ])
 def test_the_reasoner_answers_a_kind_word_with_its_kind(kin: KnowledgeGraph, tmp_path, question: str,
                                                         answers: set[str]) -> None:
-    from engine.answer.linker import LabelIndex
-    from engine.answer.reasoner import Reasoner
-    from engine.config import ScoutConfig
-    from engine.lm.embedder import Embedder
-    from engine.lm.llm import LLM
-
-    embedder = Embedder.load()
-    reasoner = Reasoner(kin, [], LLM.load("qwen2.5-coder-0.5b"), embedder,
-                        LabelIndex.build(kin.store, kin.schema, tmp_path, embedder),
-                        ScoutConfig(cache_dir=str(tmp_path / "cache")))
+    reasoner = zero_shot_reasoner(kin, tmp_path)
     try:
         result = reasoner.answer(question)
         assert {a.label for a in result.answers} == answers, result.program

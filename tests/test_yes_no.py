@@ -11,6 +11,7 @@ from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import Literal, parse, to_text, walk
 from engine.programs.verbalize import verbalize
+from tests.conftest import zero_shot_reasoner
 
 COMPANY = """\
 @prefix c: <http://example.org/firm/> .
@@ -106,16 +107,7 @@ def test_walks_reach_yes_no_values_so_the_corpus_has_such_questions(firm) -> Non
     ("which active projects does Ana Brook work on?", {"Orca", "Wren"}),
 ])
 def test_the_reasoner_answers_with_the_flag_the_question_names(firm, tmp_path, question, answers) -> None:
-    from engine.answer.linker import LabelIndex
-    from engine.answer.reasoner import Reasoner
-    from engine.lm.embedder import Embedder
-    from engine.lm.llm import LLM
-
-    kg, _, _ = firm
-    embedder = Embedder.load()
-    reasoner = Reasoner(kg, [], LLM.load("qwen2.5-coder-0.5b"), embedder,
-                        LabelIndex.build(kg.store, kg.schema, tmp_path, embedder),
-                        ScoutConfig(cache_dir=str(tmp_path / "cache")))
+    reasoner = zero_shot_reasoner(firm[0], tmp_path)
     try:
         result = reasoner.answer(question)
         assert {a.label for a in result.answers} == answers, result.program
