@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bench.metaqa import fresh_query_cache
 from engine.config import ScoutConfig
 
@@ -69,3 +71,25 @@ def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_each_pe
     trips = [{**scores(-3.58), "detours": 1}, {**scores(-3.60), "detours": 0}, scores(None, asked=False)]
     assert replayed_f1({**row, "alternative_scores": trips}, 0.0, 0.0, 0.0, 0.1) == 1.0  # its round trip pays 0.1
     assert replayed_f1({**row, "alternative_scores": steps}, 0.0, 0.0, 0.0, 0.1) == 0.0  # rows before v51: none
+
+
+@pytest.mark.parametrize("name", ["company", "family"])
+def test_made_up_kgs_load_and_every_gold_answer_is_in_them(name: str, tmp_path) -> None:
+    """bench.made_up: the Turtle loads, and each question's gold labels are labels (or values) of the KG."""
+    import json
+
+    from bench.made_up import write
+    from engine.programs.kg import KnowledgeGraph
+
+    kg_path, rows = write(name, tmp_path)
+    kg = KnowledgeGraph.open(str(kg_path), ScoutConfig(cache_dir=str(tmp_path / "cache")))
+    try:
+        text = kg_path.read_text()
+        questions = [json.loads(line) for line in rows.read_text().splitlines()]
+        assert len(questions) == {"company": 38, "family": 16}[name]
+        for q in questions:
+            assert q["answers"], q
+            assert all(f'"{a}"' in text or a.isdigit() for a in q["answers"]), q
+        assert kg.schema.relation("parent" if name == "family" else "works_on") is not None
+    finally:
+        kg.close()
