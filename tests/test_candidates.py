@@ -243,3 +243,15 @@ def test_the_asked_class_less_a_negated_name_is_ranked(films, config, embedder) 
     assert '(ARGMAX (AND genre (NOT "Comedy")) (COUNT (R has_genre)))' in built
     top = films.executor.execute('(ARGMAX (AND genre (NOT "Comedy")) (COUNT (R has_genre)))').answers
     assert [a.label for a in top] == ["Science Fiction"]
+
+
+@pytest.mark.parametrize("question, chain_built", [
+    # before reasoner v62 a chain to the same value through a neighbour was built too, and could win
+    ("which country has the largest population?", False),
+    ("which country has the neighbour with the largest population?", True),  # the first step is spelt
+])
+def test_a_class_is_ranked_by_its_own_value_unless_a_step_to_another_is_spelt(geo, config, embedder, question: str,
+                                                                              chain_built: bool) -> None:
+    built = {c.text for c in Enumerator(geo, config).first(_reader(geo, config, embedder).read(question))}
+    assert "(ARGMAX Country population)" in built
+    assert ("(ARGMAX Country (JOIN neighbour population))" in built) == chain_built

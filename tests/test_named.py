@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.answer.candidates import Enumerator
-from engine.answer.named import NamedRelations, Spelling, share
+from engine.answer.named import NamedRelations, Spelling, share, words_of
 from engine.answer.search import ProgramCandidate
 from engine.programs.sexpr import ProgramError, parse
 from engine.programs.validate import validate
@@ -73,9 +73,18 @@ def _nouns(**spelt: set[str]) -> dict[str, Spelling]:
     ("where did dave 's lineage begin ?", {}),  # a head is a word of four letters or more ("age" is none)
     ("what is the nationality of dave 's nationality ?",  # written twice: asked to be walked twice
      {"people__person__nationality": Spelling(frozenset(), frozenset({"nationality"}), times=2)}),
+    ("what is dave's nationality's nationality?",  # a possessive's "'s" is no part of the word
+     {"people__person__nationality": Spelling(frozenset(), frozenset({"nationality"}), times=2)}),
 ])
 def test_a_question_names_relations_by_their_words(nations, question: str, expected: dict) -> None:
     assert NamedRelations(nations.schema).named(question, []) == expected
+
+
+def test_a_possessive_ending_is_no_part_of_its_word() -> None:
+    """Before reasoner v62 "boss's" was the one word "bosss", no form of "boss": "X's boss's boss" spelt the
+    relation once. A word whose plural adds "es" is one a typo rule does not put right ("nationalitys" it did)."""
+    assert words_of("who is Lena Sild's boss's boss?") == ["who", "is", "lena", "sild", "boss", "boss"]
+    assert words_of("the class' teacher, it's X 's y") == ["the", "class", "teacher", "it", "x", "s", "y"]
 
 
 def test_entity_names_name_no_relation(nations) -> None:

@@ -288,9 +288,18 @@ def _class_rankings(en: Enumerator, q: Question, name: str, less: Anchor | None 
     if less is not None:
         ranked, anchors = And(ranked, Not(less.node)), frozenset({less.mention})
         yield en.typed(ranked, anchors)
-    for path in en.numeric_paths(types) + en.degree_paths(types):
+    for path in _own_first(q, en.numeric_paths(types)) + en.degree_paths(types):
         for op in q.rankings:
             yield en.typed(Superlative(op, ranked, path), anchors)
+
+
+def _own_first(q: Question, paths: list[Relation | Chain]) -> list[Relation | Chain]:
+    """The paths less each chain to a value the ranked things hold themselves over a first step no word spells:
+    "who was hired most recently" ranks people by their own hire date, not their managers' (`reports_to`, then
+    `hired`), and "the city with the most people" by its own population, not its state's."""
+    own = {path.name for path in paths if isinstance(path, Relation)}
+    return [path for path in paths if not (isinstance(path, Chain) and relation_name(path.second) in own
+                                           and not _spelt(q, path.first))]
 
 
 def _asked_class_rankings(en: Enumerator, q: Question) -> Built:
@@ -361,7 +370,7 @@ def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners:
     superlative ("capitals of the countries that border Spain" had the capital of the smallest)."""
     if not q.asks_superlative or cand.size <= 1 or _ranked_enough(q, cand.program):
         return
-    paths = en.numeric_paths(cand.types)
+    paths = _own_first(q, en.numeric_paths(cand.types))
     own = any(not isinstance(path, Chain) for path in paths)
     for path in paths:
         if own and isinstance(path, Chain) and not _spelt(q, path.second):

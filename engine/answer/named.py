@@ -231,8 +231,12 @@ def _is_verb(word: str) -> bool:
 
 
 def words_of(text: str) -> list[str]:
-    """Folded words, underscores split: "place_of_birth" is three words."""
-    return re.findall(r"[a-z]+", fold(text))
+    """Folded words, underscores split: "place_of_birth" is three words. A possessive ending is no part of its
+    word: "X's boss's boss" writes "boss" twice (folded whole it was "bosss" and "boss", and spelt `reports_to` once)."""
+    return re.findall(r"[a-z]+", fold(_POSSESSIVE.sub("", text)))
+
+
+_POSSESSIVE = re.compile(r"(?<=[^\W\d_])['’`]s\b")
 
 
 # Weight of `share` beside the forward score and SIMILARITY_WEIGHT * cosine, wherever they rank candidates

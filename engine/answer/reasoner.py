@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 61: a yes/no relation the question names is a filter ("which projects are active?": (JOIN active true));
-# 60: a kind word narrows the winner's step to the members holding the value its gloss names ("mother": the female
-# parents, where the KG holds a gender); 59: a round-trip finalist is no rival to a reading of more named words.
-REASONER_VERSION = 61
+# version). 62: a possessive's "'s" is no part of its word ("boss's boss" spells `reports_to` twice), and a class is
+# ranked by its own value, not another's over a step no word spells; 61: a yes/no relation the question names is a
+# filter ("which projects are active?": (JOIN active true)); 60: a kind word narrows the winner's step.
+REASONER_VERSION = 62
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
