@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import (
+    BOOLEANS,
     Aggregate,
     And,
     Chain,
@@ -39,7 +40,6 @@ from engine.programs.sexpr import (
     Relation,
     Reverse,
     Superlative,
-    BOOLEANS,
     calendar_year,
     is_set,
     relation_name,
@@ -95,12 +95,18 @@ class Enumerator:
         out += _choices(self, question)
         out += _asked_class_rankings(self, question)
         out = [c for c in out if c is not None]
-        if not question.anchors or question.asks_yes_no:  # "which projects are active?", "is X active?"
-            out += [self.typed(flag, frozenset()) for flag in self.flags(question)]
-        # "which active projects does X work on": X's projects that are active, built now, as a step later the
-        # walks from X outnumber the ones kept
-        out += [flagged for cand in list(out) if cand is not None for flagged in _flagged(self, question, cand, [])]
+        if self.yes_no:
+            out += self._first_flags(question, out)
         return [c for c in out if c is not None]
+
+    def _first_flags(self, question: Question, built: list[ProgramCandidate]) -> Built:
+        """The yes/no filters the question names: alone where no name anchors it or it asks yes/no ("which projects
+        are active?", "is X active?"), and ANDed with the sets built from its names ("which active projects does X
+        work on": built now, as a step later the walks from X outnumber the ones kept)."""
+        if not question.anchors or question.asks_yes_no:
+            yield from (self.typed(flag, frozenset()) for flag in self.flags(question))
+        for cand in built:
+            yield from _flagged(self, question, cand, [])
 
     def flags(self, question: Question) -> list[Join]:
         """(JOIN r true) and (JOIN r false) for each yes/no relation the question's words name: no anchor stands
@@ -296,7 +302,7 @@ def _class_rankings(en: Enumerator, q: Question, name: str, less: Anchor | None 
 def _own_first(q: Question, paths: list[Relation | Chain]) -> list[Relation | Chain]:
     """The paths less each chain to a value the ranked things hold themselves over a first step no word spells:
     "who was hired most recently" ranks people by their own hire date, not their managers' (`reports_to`, then
-    `hired`), and "the city with the most people" by its own population, not its state's."""
+    `hired`), and "the hive with the most honey" by its own honey, not its apiary's."""
     own = {path.name for path in paths if isinstance(path, Relation)}
     return [path for path in paths if not (isinstance(path, Chain) and relation_name(path.second) in own
                                            and not _spelt(q, path.first))]
@@ -477,9 +483,11 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
 def _flagged(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
     """AND with a yes/no value the question names, for the members of a set built on its names: "which active
     projects does X work on" (no partner stands for the value, which no name links)."""
-    for flag in en.flags(q) if cand.anchors and cand.types else ():
+    if not (en.yes_no and cand.anchors and cand.types):
+        return
+    taken = {rel.name for rel in relations(cand.program)}
+    for flag in en.flags(q):
         info = en.schema.relation(flag.relation.name)
-        taken = {rel.name for rel in relations(cand.program)}
         if info is not None and _overlaps(info.domain, cand.types) and info.name not in taken:
             yield en.typed(And(cand.program, flag), cand.anchors, parent=cand)
 
