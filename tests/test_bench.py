@@ -73,7 +73,7 @@ def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_each_pe
     assert replayed_f1({**row, "alternative_scores": steps}, 0.0, 0.0, 0.0, 0.1) == 0.0  # rows before v51: none
 
 
-@pytest.mark.parametrize("name", ["company", "family"])
+@pytest.mark.parametrize("name", ["company", "family", "usgeo", "science"])
 def test_made_up_kgs_load_and_every_gold_answer_is_in_them(name: str, tmp_path) -> None:
     """bench.made_up: the Turtle loads, and each question's gold labels are labels (or values) of the KG."""
     import json
@@ -86,10 +86,15 @@ def test_made_up_kgs_load_and_every_gold_answer_is_in_them(name: str, tmp_path) 
     try:
         text = kg_path.read_text()
         questions = [json.loads(line) for line in rows.read_text().splitlines()]
-        assert len(questions) == {"company": 38, "family": 16}[name]
+        assert len(questions) == {"company": 38, "family": 16, "usgeo": 40, "science": 41}[name]
         for q in questions:
             assert q["answers"], q
             assert all(f'"{a}"' in text or a.isdigit() for a in q["answers"]), q
-        assert kg.schema.relation("parent" if name == "family" else "works_on") is not None
+        relation = {"company": "works_on", "family": "parent", "usgeo": "next_to", "science": "orbits"}[name]
+        assert kg.schema.relation(relation) is not None
+        kinds = {"company": {"active": "boolean", "hired": "date"}, "usgeo": {"population": "integer"},
+                 "science": {"mass": "decimal", "crewed": "boolean", "discovered": "year", "launch": "date"}}
+        for held, kind in kinds.get(name, {}).items():  # the literals load as the kinds the questions ask of them
+            assert kg.schema.literal_kind(kg.schema.relation(held)) == kind, held
     finally:
         kg.close()
