@@ -84,8 +84,8 @@ def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = Tru
     """KG, corpus, label index, embedder and LLM, put together (the LLM named by --model)."""
     from engine.answer.reasoner import Reasoner
     from engine.answer.remote_labels import open_label_index
+    from engine.bootstrap.build import prepare_schema
     from engine.bootstrap.corpus import Corpus
-    from engine.bootstrap.namer import ensure_named
     from engine.lm.embedder import Embedder
     from engine.lm.llm import LLM
     from engine.scout import default_corpus_dir
@@ -107,8 +107,10 @@ def _reasoner(args: argparse.Namespace, config: ScoutConfig, memoize: bool = Tru
         else:
             print("warning: no --corpus; questions are answered without exemplars", file=sys.stderr)
     llm = LLM.load(config.model)
-    ensure_named(kg, lambda: llm, corpus)
     embedder = Embedder.load(config.embedder)
+    # as the app prepares a KG before its first question: class nouns, then the relation lexicon where the KG has
+    # none yet (a KG asked without a bootstrap first had answered without its lexicon here)
+    prepare_schema(kg, corpus, lambda: llm, lambda: embedder, lambda progress: None, config.lexicon)
     index = open_label_index(kg.store, kg.schema, config.cache_dir, embedder, config)
     return Reasoner(kg, records, llm, embedder, index, config, memoize=memoize)
 

@@ -265,3 +265,28 @@ def test_the_lexicon_is_built_before_a_bootstrap_explores(tmp_path, config, llm,
         assert kg.has_lexicon() and set(read_lexicon(kg.lexicon_file)) == {"parent"}
     finally:
         kg.close()
+
+
+def test_the_lexicon_is_built_when_the_command_line_asks_a_kg_without_one(tmp_path, monkeypatch, capsys, llm,
+                                                                           embedder) -> None:
+    """`python -m engine ask` / `evaluate` prepare a KG as the app does: a KG asked with no bootstrap first had
+    answered without its lexicon there, so the same question read other words than in the app."""
+    import json
+
+    from engine import __main__ as cli
+    from engine.config import ScoutConfig
+    from engine.lm.embedder import Embedder
+    from engine.lm.llm import LLM
+
+    monkeypatch.setattr(LLM, "load", classmethod(lambda cls, *a, **k: llm))  # the module's models, loaded once
+    monkeypatch.setattr(Embedder, "load", classmethod(lambda cls, *a, **k: embedder))
+    path = tmp_path / "family.ttl"
+    path.write_text(FAMILY)
+    args = ["--kg", str(path), "--cache-dir", str(tmp_path / "cache")]
+    assert cli.main(["ask", *args, "who is the parent of Anna Berg?"]) == 0
+    assert json.loads(capsys.readouterr().out)["answers"][0]["label"] == "Lars Berg"
+    kg = KnowledgeGraph.open(str(path), ScoutConfig(cache_dir=str(tmp_path / "cache")))
+    try:
+        assert kg.has_lexicon() and set(read_lexicon(kg.lexicon_file)) == {"parent"}
+    finally:
+        kg.close()

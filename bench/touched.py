@@ -1,0 +1,106 @@
+"""Which dev questions a change can reach, read without a language model: for a machine too slow to rerun `bench.kgs`.
+
+    python -m bench.touched --out before.jsonl          # from a tree without the change
+    python -m bench.touched --out after.jsonl           # from a tree with it
+    python -m bench.touched --compare before.jsonl after.jsonl
+
+Per question of `bench.kgs`' sample (the same seeds, the same tune / check halves), one digest of what the search
+starts from: the question as read (linking, cues, the relations and classes its words name) and the first step's
+candidate programs. None of it asks the language model, so a run costs seconds per KG once the KG's store, class
+names and relation lexicon are cached (the first run builds them, as `bench.kgs` does).
+
+A change whose digests equal the old ones on every question starts every search where it started before, so the
+scored steps, and `bench.kgs`' answers, stay as they were wherever the later steps' rules are untouched too. That
+is what it can show: "no dev question is reached", never "the reached ones still pass". A change that reaches
+some must be judged by `bench.kgs` itself. The comparison prints counts per KG and half, and the text of tune
+questions only: check rows are counted, never shown (issue 27).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from engine.config import ScoutConfig
+from engine.scout import Scout
+
+from .kgs import CHECK, SPECS, TUNE, BenchQuestion, KGSpec, half, stratified_sample
+
+DEFAULT_KGS = tuple(name for name, spec in SPECS.items() if spec.default)
+SAMPLE_SEED = 1  # bench.kgs' default
+
+
+def sample(spec: KGSpec, per_kg: int | None) -> list[BenchQuestion]:
+    """`bench.kgs`' full sample of one KG (every question where it takes all)."""
+    from .kgs import FULL_SAMPLE
+
+    pool = [q for q in spec.load() if not q.unsupported]
+    size = per_kg if per_kg is not None else (None if spec.take_all else FULL_SAMPLE)
+    return stratified_sample(pool, lambda q: q.stratum, size, SAMPLE_SEED)
+
+
+def digest(reasoner, text: str) -> str:
+    """What the search starts from, as one hash: the read question and the first step's programs, in order."""
+    question = reasoner.read(text)
+    first = reasoner.enumerator.first(question)
+    shown = repr(question) + "\n" + "\n".join(str(c.program) for c in first)
+    return hashlib.sha256(shown.encode("utf-8")).hexdigest()[:16]
+
+
+def fingerprint(kgs: Sequence[str], out: Path, per_kg: int | None) -> None:
+    scout = Scout(ScoutConfig())
+    with out.open("w", encoding="utf-8") as f:
+        for name in kgs:
+            spec = SPECS[name]
+            session = scout.open(spec.kg, None)
+            reasoner = session.reasoner()
+            try:
+                for q in sample(spec, per_kg):
+                    row = {"kg": name, "id": q.id, "half": half(q.id), "digest": digest(reasoner, q.question)}
+                    f.write(json.dumps(row) + "\n")
+            finally:
+                reasoner.close()
+            print(f"{name}: fingerprinted", flush=True)
+
+
+def compare(before: Path, after: Path) -> None:
+    """Counts of changed digests per KG and half; the tune questions' ids (their text is in the dev data)."""
+    old = {(r["kg"], r["id"]): r for r in map(json.loads, before.read_text().splitlines())}
+    new = {(r["kg"], r["id"]): r for r in map(json.loads, after.read_text().splitlines())}
+    kgs = list(dict.fromkeys(kg for kg, _ in old))
+    for kg in kgs:
+        keys = [k for k in old if k[0] == kg and k in new]
+        changed = [k for k in keys if old[k]["digest"] != new[k]["digest"]]
+        halves = {h: sum(1 for k in changed if old[k]["half"] == h) for h in (TUNE, CHECK)}
+        totals = {h: sum(1 for k in keys if old[k]["half"] == h) for h in (TUNE, CHECK)}
+        print(f"{kg}: tune {halves[TUNE]} of {totals[TUNE]} reached, check {halves[CHECK]} of {totals[CHECK]}")
+        for k in changed:
+            if old[k]["half"] == TUNE:
+                print(f"  tune {k[1]}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    if os.environ.get("PYTHONHASHSEED") != "0":  # a frozenset's repr follows the string hash: one seed for every run
+        os.execve(sys.executable, [sys.executable, "-m", "bench.touched", *sys.argv[1:]],
+                  {**os.environ, "PYTHONHASHSEED": "0"})
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", type=Path, help="write one digest per sampled question here")
+    p.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
+    p.add_argument("--kgs", nargs="+", choices=list(SPECS), default=list(DEFAULT_KGS))
+    p.add_argument("--per-kg", type=int, default=None, help="as bench.kgs (default: its full sample)")
+    a = p.parse_args(argv)
+    if a.compare:
+        compare(*a.compare)
+    elif a.out:
+        fingerprint(a.kgs, a.out, a.per_kg)
+    else:
+        p.error("give --out FILE or --compare BEFORE AFTER")
+
+
+if __name__ == "__main__":
+    main()
