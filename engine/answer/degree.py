@@ -31,6 +31,9 @@ _DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|older|at mo
 _UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|youngest|tallest|latest|most|last)\b",
                       re.IGNORECASE)
 _DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first)\b", re.IGNORECASE)
+# A length asked of a point in time is the time since it: "who has been with us the longest", "the shortest-serving"
+# rank by a start date, the longest the earliest (candidates.py turns the ranking round on dates and years).
+_LASTING = re.compile(r"\b(long|short)(er|est)\b", re.IGNORECASE)
 # Superlatives of quantity: before a noun they count it ("the most countries"), not rank it
 QUANTITY_SUPERLATIVES = ("most", "least", "fewest")
 # The ordinals that rank like superlatives, on dates as `_UP_MOST` says: "who was <verb> first", "X's last <noun>"
@@ -50,6 +53,11 @@ def asks_count(text: str) -> bool:
     """ "how many", "the number of": a count is the answer, unless the count only ranks ("the highest number
     of", "by number of")."""
     return _COUNT_WORDS.search(_RANKED_BY.sub(" ", text)) is not None
+
+
+def lasting(text: str) -> bool:
+    """Whether the question grades a length ("the longest", "shorter"), which on a date is a length of time."""
+    return _LASTING.search(text) is not None
 
 
 def comparatives(text: str) -> tuple[str, ...]:

@@ -107,7 +107,7 @@ class NamedRelations:
         for rel in schema.relations:
             readings = [_reading(text) for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))]
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
-            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in rel.words]
+            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in object_words(rel)]
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
             if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range):
                 measures.add(_TIME)
@@ -178,13 +178,23 @@ class NamedRelations:
 
 
 def subject_words(rel: RelationInfo) -> tuple[str, ...]:
-    """The lexicon's words for a relation's subjects. A relation between members of one class whose lexicon has
-    words for its objects only is read as mutual ("spouse", "neighbour"): its words name either end, as its label
-    does. Such a pair is often stored once, so "the husband of X" may be X's object or X's subject. A relation with
-    words for each end ("parent": "father", and "son" for its subjects) keeps them apart."""
-    if rel.reverse_words or not rel.domain or set(rel.domain) != set(rel.range):
-        return rel.reverse_words
-    return rel.words
+    """The lexicon's words for a relation's subjects: a mutual relation's (`reads_mutual`) words name either end,
+    as its label does. A relation with words for each end ("parent": "father", and "son" for its subjects) keeps
+    them apart."""
+    return (*rel.words, *rel.reverse_words) if reads_mutual(rel) else rel.reverse_words
+
+
+def object_words(rel: RelationInfo) -> tuple[str, ...]:
+    """The lexicon's words for a relation's objects: a mutual relation's words of either end."""
+    return (*rel.words, *rel.reverse_words) if reads_mutual(rel) else rel.words
+
+
+def reads_mutual(rel: RelationInfo) -> bool:
+    """A relation between members of one class whose lexicon has words for one end at most is read as mutual
+    ("spouse", "neighbour", "next to"): the model gave the same words for both ends, which have one owner no more
+    (`lexicon.distinct`), or none. Such a pair is often stored once, so "the husband of X" may be X's object or
+    X's subject, and "the states next to X" are some of each."""
+    return bool(rel.domain) and set(rel.domain) == set(rel.range) and not (rel.words and rel.reverse_words)
 
 
 # A compound's head (NamedRelations._head) is this long or more, and what comes before it at least 3 letters
@@ -276,12 +286,14 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     written: dict[str, int] = {}
     far = {relation_name(node.second) for node in walk(program)
            if isinstance(node, Chain) and isinstance(node.second, (Relation, Reverse))}
+    measured = {name for name, _ in ranked_walks(program)}
     steps = walks(program)
     by_relation: dict[str, Counter[str]] = {}
     for name, toward_objects in steps:
         spelling = named.get(name)
         if spelling is not None:
-            sized = spelling.by_dimension if toward_objects and name not in far else frozenset()
+            sized = frozenset(w for w in spelling.by_dimension if name in measured or not graded(w)) \
+                if toward_objects and name not in far else frozenset()
             words = spelling.by_verb | (spelling.by_noun | sized if toward_objects else spelling.by_back_noun)
             by_relation.setdefault(name, Counter()).update(words)
             for word in words:
@@ -295,21 +307,32 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)
 
 
-def walks(program: Program) -> list[tuple[str, bool]]:
+def walks(program: Program, values_read: bool = True) -> list[tuple[str, bool]]:
     """(relation name, walked toward its objects) for every relation the program walks. (JOIN (R r) X), the r
     of X, goes toward r's objects; (JOIN r X) toward its subjects, but (JOIN r 3), things whose r is the value 3,
-    reads the value as a comparison does ("the level 3 staff" spells `level`); a superlative's, comparison's or
-    sum's path reads each member's value, toward the objects unless reversed."""
+    reads the value as a comparison does ("the level 3 staff" spells `level`) unless `values_read` is off; a
+    superlative's, comparison's or sum's path reads each member's value, toward the objects unless reversed."""
+    joins = [(relation_name(node.relation), isinstance(node.relation, Reverse)
+              or (values_read and isinstance(node.arg, Literal))) for node in walk(program) if isinstance(node, Join)]
+    return joins + ranked_walks(program)
+
+
+def ranked_walks(program: Program) -> list[tuple[str, bool]]:
+    """The walks of `walks` that measure: a superlative's, comparison's, sum's or degree's path."""
     out: list[tuple[str, bool]] = []
     for node in walk(program):
-        if isinstance(node, Join):
-            toward_objects = isinstance(node.relation, Reverse) or isinstance(node.arg, Literal)
-            out.append((relation_name(node.relation), toward_objects))
-        elif isinstance(node, (Superlative, Aggregate)):
+        if isinstance(node, (Superlative, Aggregate)):
             out += _path(node.path)
         elif isinstance(node, (Compare, Degree)):
             out += _path(node.relation)
     return out
+
+
+def graded(word: str) -> bool:
+    """A comparative or superlative ("largest", "higher"; and "recent", which ranks): it names its dimension's
+    relation only where a program ranks or compares by it. "The largest state next to X" ranks states by area;
+    X's own area spells "how large", not "largest" (a made-up US-geography KG had read X's area)."""
+    return word == "recent" or word not in getAllLemmas(word).get("ADJ", (word,))
 
 
 def _path(rel: Node) -> list[tuple[str, bool]]:

@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 62: a possessive's "'s" is no part of its word ("boss's boss" spells `reports_to` twice), and a class is
-# ranked by its own value, not another's over a step no word spells; 61: a yes/no relation the question names is a
-# filter ("which projects are active?": (JOIN active true)); 60: a kind word narrows the winner's step.
-REASONER_VERSION = 62
+# version). 64 (63 never landed): a mutual relation stored once a pair is walked both ways at once; a path's walk
+# counts by its direction; "how many <noun>" is no amount; a superlative names its dimension only where a program
+# ranks by it; a graded length on a date is time since it. 62: a possessive's "'s" is no part of its word.
+REASONER_VERSION = 64
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
