@@ -79,8 +79,11 @@ def _reader(kg: KnowledgeGraph, config: ScoutConfig, root):
 
 @pytest.mark.parametrize("question, built, not_built", [
     # no name stands for the value: the flags start the search
-    ("which projects are active?", {"(JOIN active true)", "(JOIN active false)"}, set()),
-    ("how many projects are inactive?", {"(JOIN active false)"}, set()),  # a prefix denies the word
+    ("which projects are active?", {"(JOIN active true)"}, {"(JOIN active false)"}),
+    ("how many projects are inactive?", {"(JOIN active false)"}, {"(JOIN active true)"}),  # a prefix denies the word
+    # ... and so does a negation a few words before it
+    ("which projects are not active?", {"(JOIN active false)"}, {"(JOIN active true)"}),
+    ("which projects do not have a budget?", {"(JOIN has_budget false)"}, {"(JOIN has_budget true)"}),
     # a name starts it, and its set is narrowed by the flag in the same step
     ("which active projects does Ana Brook work on?",
      {'(AND (JOIN (R works_on) "Ana Brook") (JOIN active true))'}, {"(JOIN active true)"}),

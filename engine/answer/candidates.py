@@ -112,10 +112,11 @@ class Enumerator:
             yield from _flagged(self, question, cand, [])
 
     def flags(self, question: Question) -> list[Join]:
-        """(JOIN r true) and (JOIN r false) for each yes/no relation the question's words name: no anchor stands
-        for the value in "which projects are active?" or "how many are not listed?"."""
-        return [Join(Relation(info.name), Literal(value, "boolean")) for info in self.yes_no
-                if info.name in question.named_relations or _denied(info, question.text) for value in BOOLEANS]
+        """(JOIN r true) or (JOIN r false) for each yes/no relation the question's words name, by whether they
+        deny it (`_value`): no anchor stands for the value in "which projects are active?" or "how many are not
+        listed?"."""
+        return [Join(Relation(info.name), Literal(_value(info, question), "boolean")) for info in self.yes_no
+                if info.name in question.named_relations or _denied(info, question.text)]
 
     def prefetch(self, question: Question) -> None:
         """Read the anchors' incident relations, which step 1 and the prompt's schema lines need."""
@@ -568,6 +569,24 @@ EXTENSION_RULES: tuple[ExtensionRule, ...] = (
     # the operators of issue 13, each gated by its cue in the question
     _degree_superlatives, _aggregates, _membership, _negations,
 )
+
+
+def _value(info: RelationInfo, q: Question) -> str:
+    """The yes/no value a question asks of a relation it names: false where it denies the relation's word, by a
+    prefix (`_denied`) or by a negation a few words before it ("not gas giants", "without rings", "had no crew"),
+    true otherwise. Both had been built, and a made-up science KG's "how many planets are not gas giants?"
+    counted the gas giants."""
+    spelling = q.named_relations.get(info.name)
+    words = spelling.words if spelling is not None else frozenset()
+    tokens = re.findall(r"[a-z']+", q.text.lower())
+    negated = any(token in words and any(_NEGATING.fullmatch(t) for t in tokens[max(0, i - NEGATION_REACH):i])
+                  for i, token in enumerate(tokens))
+    return BOOLEANS[1] if negated or _denied(info, q.text) else BOOLEANS[0]
+
+
+# A negation denies a word this many words after it at most: "not gas giants", "do not have rings", "had no crew".
+NEGATION_REACH = 3
+_NEGATING = re.compile(r"not|no|never|without|\w+n't")
 
 
 def _denied(info: RelationInfo, text: str) -> bool:
