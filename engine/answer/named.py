@@ -292,8 +292,9 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     for name, toward_objects in steps:
         spelling = named.get(name)
         if spelling is not None:
-            sized = frozenset(w for w in spelling.by_dimension if name in measured or not graded(w)) \
-                if toward_objects and name not in far else frozenset()
+            sized = frozenset()
+            if toward_objects and name not in far:
+                sized = frozenset(w for w in spelling.by_dimension if name in measured or not graded(w))
             words = spelling.by_verb | (spelling.by_noun | sized if toward_objects else spelling.by_back_noun)
             by_relation.setdefault(name, Counter()).update(words)
             for word in words:
