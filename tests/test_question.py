@@ -178,6 +178,8 @@ def test_what_a_superlative_ranks(reader: QuestionReader, question: str, asked: 
         ("which city of chile is the largest", ("ARGMAX",)),
         ("the largest city of south america", ("ARGMAX",)),  # a name is no word of degree
         ("which city of chile", ("ARGMAX", "ARGMIN")),  # no word of degree: both
+        ("which is the heaviest film", ("ARGMAX",)),  # every dimension's adjectives, not size and height alone
+        ("which is the lightest film", ("ARGMIN",)),
     ],
 )
 def test_the_way_a_ranking_goes(reader: QuestionReader, question: str, rankings: tuple) -> None:

@@ -23,14 +23,16 @@ THAN_ANY = re.compile(r"\bthan (any|every|all)\b", re.IGNORECASE)
 # both keeps all four comparatives, one with neither has none. "Older" and "newer" are read on dates, the values
 # KGs hold (a release or founding year): an older one is earlier.
 _UP = re.compile(r"\b(over|more|greater|above|exceed\w*|larger|bigger|higher|longer|newer|younger|taller|at least|"
-                 r"after|since|later|more recent)\b",
+                 r"after|since|later|more recent|heavier|wider|deeper|faster)\b",
                  re.IGNORECASE)
-_DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|older|at most|before|until|earlier|predat\w*)\b",
+_DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|older|at most|before|until|earlier|predat\w*|"
+                   r"lighter|narrower|shallower|slower)\b",
                    re.IGNORECASE)
 # The same for superlatives: "the oldest film", "which is the oldest, X, Y or Z" rank by the least year
-_UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|youngest|tallest|latest|most|last)\b",
-                      re.IGNORECASE)
-_DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first)\b", re.IGNORECASE)
+_UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|youngest|tallest|latest|most|last|"
+                      r"heaviest|widest|deepest|fastest)\b", re.IGNORECASE)
+_DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first|lightest|narrowest|"
+                        r"shallowest|slowest)\b", re.IGNORECASE)
 # A length asked of a point in time is the time since it: "who has been with us the longest", "the shortest-serving"
 # rank by a start date, the longest the earliest (candidates.py turns the ranking round on dates and years).
 _LASTING = re.compile(r"\b(long|short)(er|est)\b", re.IGNORECASE)
