@@ -313,3 +313,12 @@ def test_a_length_of_time_ranks_a_date_the_other_way(small_kg, config, embedder)
     assert "(ARGMAX Employee salary)" in built and "(ARGMIN Employee salary)" not in built
     recent = {c.text for c in Enumerator(kg, config).first(reader.read("which employee was hired the latest?"))}
     assert "(ARGMAX Employee hired)" in recent and "(ARGMIN Employee hired)" not in recent
+
+
+def test_each_name_is_compared_the_way_its_own_words_say(geo, config, embedder) -> None:
+    """ "larger than France but smaller than Germany": each comparison by the degree word of its own clause; the
+    question as a whole has words of both ways, which had let both go either way."""
+    question = _reader(geo, config, embedder).read("which countries are larger than france but smaller than germany?")
+    built = {c.text for c in Enumerator(geo, config).first(question)}
+    assert '(gt area "France")' in built and '(lt area "Germany")' in built
+    assert '(lt area "France")' not in built and '(gt area "Germany")' not in built

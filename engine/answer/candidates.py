@@ -53,7 +53,7 @@ from kg_adapters.readable import relation_label
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import counted_classes
-from .degree import lasting
+from .degree import comparatives, lasting
 from .named import reads_mutual
 from .question import Anchor, Question
 from .search import ProgramCandidate
@@ -230,11 +230,21 @@ def _joins_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
         yield from _count_of_counted(en, q, joined)
         if anchor.mention in q.compared and side == "subject" and name in en.numeric_names:
             # "larger than France": France's own value; both ways where no word says which ("further north than")
-            for op in [op for op in q.comparatives or ("lt", "gt") if op in ("gt", "lt")]:
+            for op in [op for op in _compared_ways(q, anchor.mention) or ("lt", "gt") if op in ("gt", "lt")]:
                 compare = en.typed(Compare(op, rel, node), anchors)
                 yield compare
                 if compare is not None:  # "is Brazil bigger than Canada": asked now, as the scorer ranks it low
                     yield from _membership(en, q, compare, [])
+
+
+def _compared_ways(q: Question, mention: int) -> tuple[str, ...]:
+    """The ways a comparison with one name may go: by the words of degree of its own clause, from the name compared
+    before it (or the start) to it, where they say one way, else by the question's: "heavier than X but lighter
+    than Y" is (gt mass X) and (lt mass Y) (a made-up science KG had compared both one way)."""
+    mentions = q.linking.mentions
+    start = max((mentions[i].end for i in q.compared if mentions[i].end <= mentions[mention].start), default=0)
+    own = comparatives(q.text[start:mentions[mention].start])
+    return own if own and len({op[0] for op in own}) == 1 else q.comparatives
 
 
 def _mutual_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
