@@ -257,50 +257,6 @@ def test_a_class_is_ranked_by_its_own_value_unless_a_step_to_another_is_spelt(ge
     assert ("(ARGMAX Country (JOIN neighbour population))" in built) == chain_built
 
 
-BORDERS = """\
-@prefix g: <http://example.org/g/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-g:State a rdfs:Class ; rdfs:label "state" .
-g:next_to rdfs:label "next to" .
-g:parent rdfs:label "parent" .
-g:nova a g:State ; rdfs:label "Nova" ; g:next_to g:ardo ; g:parent g:ardo .
-g:ardo a g:State ; rdfs:label "Ardo" .
-g:belt a g:State ; rdfs:label "Belt" ; g:next_to g:nova ; g:next_to g:ardo ; g:parent g:nova .
-g:coro a g:State ; rdfs:label "Coro" ; g:next_to g:nova .
-"""
-
-
-@pytest.mark.parametrize("words, reverse_words", [(("neighbour", "border"), ()), ((), ("neighbour", "border"))])
-def test_a_mutual_relation_stored_once_a_pair_is_walked_both_ways_at_once(small_kg, config, embedder, words,
-                                                                           reverse_words) -> None:
-    """ "which states border Nova?" on borders stored once a pair, either way round: Nova's objects (Ardo) and its
-    subjects (Belt, Coro) are each part of the answer, so the first step builds their union, and its count. Not
-    over a relation with words of its own for its subjects ("parent": "child"), and not where each side holds the
-    same things. Words for one end only, either one, read as mutual: the model's words for both ends have no one
-    owner."""
-    from kg_adapters.lexicon import RelationWords
-
-    kg = small_kg("borders.ttl", BORDERS)
-    kg.adopt_lexicon({"next_to": RelationWords(words, reverse_words),
-                      "parent": RelationWords(("parent",), ("child",))})
-    reader = _reader(kg, config, embedder)
-    built = {c.text for c in Enumerator(kg, config).first(reader.read("which states border Nova?"))}
-    union = '(OR (JOIN next_to "Nova") (JOIN (R next_to) "Nova"))'
-    assert union in built and '(JOIN next_to "Nova")' in built and '(JOIN (R next_to) "Nova")' in built
-    assert {a.label for a in kg.executor.execute(union).answers} == {"Ardo", "Belt", "Coro"}
-    assert not any(text.startswith("(OR") and "parent" in text for text in built)
-    counted = {c.text for c in Enumerator(kg, config).first(reader.read("how many states border Nova?"))}
-    assert f"(COUNT {union})" in counted
-    # from a set as from a name: the states next to Belt's parent (Nova)
-    question = reader.read("which states border the parent of Belt?")
-    extended = _extended(kg, config, question, _executed(kg, '(JOIN (R parent) "Belt")', frozenset({0})))
-    assert '(OR (JOIN next_to (JOIN (R parent) "Belt")) (JOIN (R next_to) (JOIN (R parent) "Belt")))' in extended
-    # Ardo is only ever an object, Coro only a subject: one side each, nothing to join
-    for name in ("Ardo", "Coro"):
-        assert not any(t.startswith("(OR") for t in (c.text for c in Enumerator(kg, config).first(
-            reader.read(f"which states border {name}?"))))
-
-
 def test_a_length_of_time_ranks_a_date_the_other_way(small_kg, config, embedder) -> None:
     """ "who has been here the longest?" was hired first: a graded length on a date is the time since it, so the
     ranking by hire date turns round, while the ranking by salary keeps the question's way."""

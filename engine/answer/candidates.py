@@ -48,13 +48,11 @@ from engine.programs.sexpr import (
     walk,
 )
 from engine.programs.validate import NUMERIC_KINDS, TIME_KINDS, validate
-from kg_adapters.base import KGError
 from kg_adapters.readable import relation_label
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import counted_classes
 from .degree import comparatives, lasting
-from .named import reads_mutual
 from .question import Anchor, Question
 from .search import ProgramCandidate
 from .usual import UsualTies, incident
@@ -198,13 +196,6 @@ class Enumerator:
             return None
         return ProgramCandidate(program, to_text(program), anchors, types, parent=parent)
 
-    def answer_keys(self, program: Program) -> frozenset[str] | None:
-        """The program's answers, as the pruner keys them; None where the store cannot say (a timeout)."""
-        try:
-            return frozenset(a.iri or a.label for a in self.executor.execute(program).answers)
-        except (KGError, ProgramError, ValueError):
-            return None
-
     def incident_relations(self, iri: str) -> tuple[tuple[str, str], ...]:
         """(relation name, side) for every schema relation the entity takes part in; empty on a timeout (the
         schema's typing then stands in)."""
@@ -219,10 +210,8 @@ class Enumerator:
 
 # ==================================================================== step 1: one rule per anchor kind
 def _joins_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
-    """(JOIN r X) or (JOIN (R r) X) over each relation the entity takes part in, on its side; and both sides
-    together over a mutual relation it is on both sides of."""
+    """(JOIN r X) or (JOIN (R r) X) over each relation the entity takes part in, on its side."""
     node, anchors = anchor.node, frozenset({anchor.mention})
-    yield from _mutual_from_entity(en, q, anchor)
     for name, side in en.incident_relations(node.iri):
         rel = Relation(name)
         joined = en.typed(Join(rel, node) if side == "object" else Join(Reverse(rel), node), anchors)
@@ -245,34 +234,6 @@ def _compared_ways(q: Question, mention: int) -> tuple[str, ...]:
     start = max((mentions[i].end for i in q.compared if mentions[i].end <= mentions[mention].start), default=0)
     own = comparatives(q.text[start:mentions[mention].start])
     return own if own and len({op[0] for op in own}) == 1 else q.comparatives
-
-
-def _mutual_from_entity(en: Enumerator, q: Question, anchor: Anchor) -> Built:
-    """X's things over a mutual relation, both sides at once (`_both_ways`), and their count."""
-    anchors = frozenset({anchor.mention})
-    for both in _both_ways(en, anchor.node, en.incident_relations(anchor.node.iri), anchors):
-        yield both
-        yield from _count_of_counted(en, q, both)
-
-
-def _both_ways(en: Enumerator, arg: Program, sides: Iterable[tuple[str, str]], anchors: frozenset[int],
-               parent: ProgramCandidate | None = None) -> Built:
-    """(OR (JOIN r S) (JOIN (R r) S)) over each relation read as mutual (`named.reads_mutual`) that S's members
-    fill both sides of (`sides`: (relation name, side) pairs) with other things on each: its pairs are stored
-    once, either way round, so "the states next to X" are X's subjects and its objects, and each side alone is
-    part of the answer (a made-up US-geography KG, borders stored once a pair). A KG that stores each pair both
-    ways gives the same things on each side, and no union."""
-    seen: dict[str, set[str]] = {}
-    for name, side in sides:
-        seen.setdefault(name, set()).add(side)
-    for name, both in seen.items():
-        info = en.schema.relation(name)
-        if len(both) < 2 or info is None or not reads_mutual(info):
-            continue
-        ways = (Join(Relation(name), arg), Join(Reverse(Relation(name)), arg))
-        keys = {en.answer_keys(way) for way in ways}
-        if None not in keys and len(keys) == 2:
-            yield en.typed(Or(*ways), anchors, parent=parent)
 
 
 def _comparisons_from_literal(en: Enumerator, q: Question, anchor: Anchor) -> Built:
@@ -396,14 +357,6 @@ def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
             yield en.typed(Join(rel, cand.program), cand.anchors)
         elif en.schema.literal_kind(info) not in ("text", "boolean"):  # a set's yes/no values answer nothing
             yield en.typed(Join(Reverse(rel), cand.program), cand.anchors)
-
-
-def _mutual_joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
-    """A set's things over a mutual relation, both sides at once: "the states next to the state whose capital is
-    X"."""
-    if en.joinable(cand.program, cand.size):
-        sides = ((info.name, side) for info, side in en.join_ends(cand))
-        yield from _both_ways(en, cand.program, sides, cand.anchors, parent=cand)
 
 
 def _count_of_counted(en: Enumerator, q: Question, joined: ProgramCandidate | None) -> Built:
@@ -575,7 +528,7 @@ def _and_partner(en: Enumerator, q: Question, cand: ProgramCandidate, partners: 
 
 ExtensionRule = Callable[[Enumerator, Question, ProgramCandidate, list[ProgramCandidate]], Built]
 EXTENSION_RULES: tuple[ExtensionRule, ...] = (
-    _joins, _mutual_joins, _and_class, _count, _superlatives, _and_partner, _flagged,
+    _joins, _and_class, _count, _superlatives, _and_partner, _flagged,
     # the operators of issue 13, each gated by its cue in the question
     _degree_superlatives, _aggregates, _membership, _negations,
 )

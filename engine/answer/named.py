@@ -107,7 +107,7 @@ class NamedRelations:
         for rel in schema.relations:
             readings = [_reading(text) for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))]
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
-            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in object_words(rel)]
+            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in rel.words]
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
             if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range):
                 measures.add(_TIME)
@@ -178,23 +178,13 @@ class NamedRelations:
 
 
 def subject_words(rel: RelationInfo) -> tuple[str, ...]:
-    """The lexicon's words for a relation's subjects: a mutual relation's (`reads_mutual`) words name either end,
-    as its label does. A relation with words for each end ("parent": "father", and "son" for its subjects) keeps
-    them apart."""
-    return (*rel.words, *rel.reverse_words) if reads_mutual(rel) else rel.reverse_words
-
-
-def object_words(rel: RelationInfo) -> tuple[str, ...]:
-    """The lexicon's words for a relation's objects: a mutual relation's words of either end."""
-    return (*rel.words, *rel.reverse_words) if reads_mutual(rel) else rel.words
-
-
-def reads_mutual(rel: RelationInfo) -> bool:
-    """A relation between members of one class whose lexicon has words for one end at most is read as mutual
-    ("spouse", "neighbour", "next to"): the model gave the same words for both ends, which have one owner no more
-    (`lexicon.distinct`), or none. Such a pair is often stored once, so "the husband of X" may be X's object or
-    X's subject, and "the states next to X" are some of each."""
-    return bool(rel.domain) and set(rel.domain) == set(rel.range) and not (rel.words and rel.reverse_words)
+    """The lexicon's words for a relation's subjects. A relation between members of one class whose lexicon has
+    words for its objects only is read as mutual ("spouse", "neighbour"): its words name either end, as its label
+    does. Such a pair is often stored once, so "the husband of X" may be X's object or X's subject. A relation with
+    words for each end ("parent": "father", and "son" for its subjects) keeps them apart."""
+    if rel.reverse_words or not rel.domain or set(rel.domain) != set(rel.range):
+        return rel.reverse_words
+    return rel.words
 
 
 # A compound's head (NamedRelations._head) is this long or more, and what comes before it at least 3 letters

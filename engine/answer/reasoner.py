@@ -58,9 +58,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 64 (63 never landed): a mutual relation stored once a pair is walked both ways at once; a path's walk
-# counts by its direction; "how many <noun>" is no amount; a superlative names its dimension only where a program
-# ranks by it; a graded length on a date is time since it. 62: a possessive's "'s" is no part of its word.
+# version). 64 (63 never landed): a path's walk counts by its direction; "how many <noun>" is no amount; a
+# superlative names its dimension only where a program ranks by it; a length on a date is time since it; a negated
+# yes/no word is false; each name is compared its own clause's way. 62: a possessive's "'s" is no part of its word.
 REASONER_VERSION = 64
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
