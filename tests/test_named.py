@@ -138,3 +138,25 @@ def test_adjectives_of_time_name_the_relations_that_hold_years_or_dates(small_kg
 
     named = NamedRelations(small_kg("company.ttl", COMPANY_TTL).schema).named(question, [])
     assert {name: set(spelling.words) for name, spelling in named.items()} == expected
+
+
+STATES_TTL = """\
+@prefix g: <http://example.org/g/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+g:State a rdfs:Class ; rdfs:label "state" .
+g:area rdfs:label "area" .
+g:population rdfs:label "population" .
+g:nova a g:State ; rdfs:label "Nova" ; g:area 120 ; g:population 5000 .
+g:ardo a g:State ; rdfs:label "Ardo" ; g:area 80 ; g:population 9000 .
+"""
+
+
+@pytest.mark.parametrize("question, expected", [
+    # an adjective of dimension before a noun of a relation to numbers measures that noun, not its own dimension
+    ("which state has the largest population?", {"population": {"population"}}),
+    ("which state is the largest?", {"area": {"largest"}}),
+    ("which state has the largest area?", {"area": {"area"}}),
+])
+def test_an_adjective_before_a_measured_noun_ranks_by_that_noun(small_kg, question: str, expected: dict) -> None:
+    named = NamedRelations(small_kg("states.ttl", STATES_TTL).schema).named(question, [])
+    assert {name: set(spelling.words) for name, spelling in named.items()} == expected

@@ -36,7 +36,7 @@ from engine.programs.sexpr import (
     relation_name,
     walk,
 )
-from engine.programs.validate import TIME_KINDS
+from engine.programs.validate import NUMERIC_KINDS, TIME_KINDS
 from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -120,6 +120,10 @@ class NamedRelations:
                 self._back[rel.name] = back
         self._known = frozenset({form for readings in self._readings.values() for reading in readings
                                  for forms, _ in reading for form in forms}).union(*self._back.values())
+        # the nouns of relations to numbers, years and dates: what an adjective of dimension may stand before
+        self._measured_nouns = frozenset(form for rel in schema.relations if schema.literal_kind(rel) in NUMERIC_KINDS
+                                         for reading in self._readings.get(rel.name, ()) for forms, verb in reading
+                                         if not verb for form in forms)
         self._vocabulary = sorted(self._known)  # in a fixed order, for the typo search
 
     def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
@@ -129,7 +133,7 @@ class NamedRelations:
             text = text[:start] + " " + text[end:]
         counts = self._corrected(Counter(words_of(text)))
         tokens = set(counts)
-        graded = _dimension_words(tokens)
+        graded = self._unqualified(_dimension_words(tokens), words_of(text))
         found = {}
         for name in self._readings.keys() | self._back.keys():
             readings = self._readings.get(name, ())
@@ -144,6 +148,13 @@ class NamedRelations:
                                        frozenset(sized), width)
         return found
 
+
+    def _unqualified(self, graded: dict[str, tuple[str, ...]], order: list[str]) -> dict[str, tuple[str, ...]]:
+        """The adjectives of dimension less those before a noun of a relation to numbers or dates: "the state with
+        the largest population" ranks by the population its noun spells, not by the area "largest" would name (a
+        made-up US-geography KG had ranked by area)."""
+        qualifying = {word for word, after in zip(order, order[1:]) if after in self._measured_nouns}
+        return {word: nouns for word, nouns in graded.items() if word not in qualifying}
 
     def _corrected(self, counts: Counter[str]) -> Counter[str]:
         """The question's words with a misspelt relation word put right: "<lable>" spells `<label>`. Only a word
