@@ -627,3 +627,18 @@ def test_past_the_triple_limit_the_refusal_says_to_use_an_endpoint(tmp_path):
 def test_a_bulk_load_keeps_the_predicate_limit(tmp_path):
     with pytest.raises(LoadError, match="more than 1 distinct predicates"):
         _store_triples(write(tmp_path, "graph.nt", NTRIPLES), tmp_path, max_predicates=1)
+
+
+def test_a_relation_two_classes_share_has_both_as_its_domain(small_kg) -> None:
+    """ "population" of 2 states and 4 cities: both classes are its domain, the commonest first, so states can be
+    ranked by it too; a class holding under a quarter of the commonest one's subjects is no part of it."""
+    states = "".join(f'g:s{i} a g:State ; rdfs:label "S{i}" ; g:population {i}000 .\n' for i in range(2))
+    cities = "".join(f'g:c{i} a g:City ; rdfs:label "C{i}" ; g:population {i}00 ; g:mayor g:p{i} .\n'
+                     for i in range(4))
+    people = "".join(f'g:p{i} a g:Person ; rdfs:label "P{i}" .\n' for i in range(4))
+    text = ("@prefix g: <http://example.org/g/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+            + states + cities + people + "g:s0 g:mayor g:p0 .\n" + "".join(f"g:c{i} g:mayor g:p{i} .\n" for i in range(4))
+            + "".join(f"g:x{i} a g:City ; g:mayor g:p0 .\n" for i in range(10)))
+    kg = small_kg("shared.ttl", text)
+    assert kg.schema.relation("population").domain == ("City", "State")
+    assert kg.schema.relation("mayor").domain == ("City",)  # 1 state beside 14 cities: a stray
