@@ -98,3 +98,20 @@ def test_made_up_kgs_load_and_every_gold_answer_is_in_them(name: str, tmp_path) 
             assert kg.schema.literal_kind(kg.schema.relation(held)) == kind, held
     finally:
         kg.close()
+
+
+def test_touched_counts_reached_questions_and_shows_tune_ids_only(tmp_path, capsys) -> None:
+    """bench.touched --compare: per KG and half, how many digests changed; the ids of tune rows, never of check rows."""
+    import json
+
+    from bench.touched import compare
+
+    rows = [("k", "a", "tune", "1"), ("k", "b", "tune", "2"), ("k", "c", "check", "3"), ("k", "d", "check", "4")]
+    before, after = tmp_path / "before.jsonl", tmp_path / "after.jsonl"
+    before.write_text("".join(json.dumps({"kg": k, "id": i, "half": h, "digest": d}) + "\n" for k, i, h, d in rows))
+    after.write_text("".join(json.dumps({"kg": k, "id": i, "half": h, "digest": d if i in "ad" else d + "x"}) + "\n"
+                             for k, i, h, d in rows))
+    compare(before, after)
+    out = capsys.readouterr().out
+    assert "k: tune 1 of 2 reached, check 1 of 2" in out
+    assert "tune b" in out and " c" not in out.replace("check", "")
