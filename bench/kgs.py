@@ -545,10 +545,15 @@ def parse_args(argv: Sequence[str] | None = None) -> BenchConfig:
                        a.fresh, a.with_unsupported, a.report, given_settings(a, REASONING_FIELDS))
 
 
+def sampled(spec: KGSpec, bench: BenchConfig) -> list[BenchQuestion]:
+    """The questions a run answers on one KG: the seeded, stratified sample (bench.touched reads the same)."""
+    pool = [q for q in spec.load() if bench.with_unsupported or not q.unsupported]
+    return stratified_sample(pool, lambda q: q.stratum, bench.sample_size(spec), bench.sample_seed)
+
+
 def run_kg(scout: Scout, spec: KGSpec, bench: BenchConfig, done: dict) -> tuple[CorpusNote, list[Row]]:
     corpus = ensure_corpus(scout, spec, bench.cache_root)
-    pool = [q for q in spec.load() if bench.with_unsupported or not q.unsupported]
-    questions = stratified_sample(pool, lambda q: q.stratum, bench.sample_size(spec), bench.sample_seed)
+    questions = sampled(spec, bench)
     name = corpus.folder.name if corpus.folder else "geography-corpus"
     if all((q.kg, q.id, name) in done for q in questions):  # a finished run: no models to load
         return corpus, [done[(q.kg, q.id, name)] for q in questions]

@@ -29,19 +29,9 @@ from typing import Sequence
 from engine.config import ScoutConfig
 from engine.scout import Scout
 
-from .kgs import CHECK, SPECS, TUNE, BenchQuestion, KGSpec, half, stratified_sample
+from .kgs import CHECK, SPECS, TUNE, half, parse_args, sampled
 
 DEFAULT_KGS = tuple(name for name, spec in SPECS.items() if spec.default)
-SAMPLE_SEED = 1  # bench.kgs' default
-
-
-def sample(spec: KGSpec, per_kg: int | None) -> list[BenchQuestion]:
-    """`bench.kgs`' full sample of one KG (every question where it takes all)."""
-    from .kgs import FULL_SAMPLE
-
-    pool = [q for q in spec.load() if not q.unsupported]
-    size = per_kg if per_kg is not None else (None if spec.take_all else FULL_SAMPLE)
-    return stratified_sample(pool, lambda q: q.stratum, size, SAMPLE_SEED)
 
 
 def digest(reasoner, text: str) -> str:
@@ -54,13 +44,14 @@ def digest(reasoner, text: str) -> str:
 
 def fingerprint(kgs: Sequence[str], out: Path, per_kg: int | None) -> None:
     scout = Scout(ScoutConfig())
+    bench = parse_args([] if per_kg is None else ["--per-kg", str(per_kg)])  # bench.kgs' defaults: its seeds
     with out.open("w", encoding="utf-8") as f:
         for name in kgs:
             spec = SPECS[name]
             session = scout.open(spec.kg, None)
             reasoner = session.reasoner()
             try:
-                for q in sample(spec, per_kg):
+                for q in sampled(spec, bench):
                     row = {"kg": name, "id": q.id, "half": half(q.id), "digest": digest(reasoner, q.question)}
                     f.write(json.dumps(row) + "\n")
             finally:

@@ -131,9 +131,10 @@ class NamedRelations:
         names, which are left out."""
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
-        counts = self._corrected(Counter(words_of(text)))
+        order = words_of(text)
+        counts = self._corrected(Counter(order))
         tokens = set(counts)
-        graded = self._unqualified(_dimension_words(tokens), words_of(text))
+        graded = self._unqualified(_dimension_words(tokens), order)
         found = {}
         for name in self._readings.keys() | self._back.keys():
             readings = self._readings.get(name, ())
@@ -147,7 +148,6 @@ class NamedRelations:
                                        max(counts[t] for t in verbs | nouns | back | sized), frozenset(back),
                                        frozenset(sized), width)
         return found
-
 
     def _unqualified(self, graded: dict[str, tuple[str, ...]], order: list[str]) -> dict[str, tuple[str, ...]]:
         """The adjectives of dimension less those before a noun of a relation to numbers or dates: "the state with
