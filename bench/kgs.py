@@ -2,6 +2,7 @@
 
     python -m bench.kgs [--quick] [--budget N] [--per-kg N] [--seed 0] [--sample-seed 1] [--kgs NAME ...]
                         [--fresh] [--results R.jsonl] [--cache-root DIR] [--with-unsupported] [--no-report]
+                        [--only R.tsv]
 
 One number per KG says more about "any KG" than MetaQA alone: the KGs differ in size, labels
 (underscored names, numbers, dates) and question style.
@@ -26,6 +27,9 @@ One number per KG says more about "any KG" than MetaQA alone: the KGs differ in 
    `Evidence` gathered while answering (see FAILURE_KINDS); the kinds are counted over tune only.
 6. One section in BENCHMARKS.md: a row per KG with tune, check and their gap, and a macro average
    (--no-report: stdout only).
+7. `--only R.tsv` answers only the sampled questions listed (`kg<TAB>id` lines, as `bench.touched --reached`
+   writes them), for a machine too slow for the whole sample: run from two trees, the rows say whether a change
+   that reaches those questions moves tune or check. A partial sample never reaches BENCHMARKS.md.
 
 No benchmark question reaches a corpus or a prompt: corpora come from exploring the KG alone.
 """
@@ -508,6 +512,7 @@ class BenchConfig:
     with_unsupported: bool
     report: bool
     settings: dict = field(default_factory=dict)  # reasoning settings changed from the defaults (--prune-k 7)
+    only: frozenset[tuple[str, str]] | None = None  # (kg, id) of the questions to answer; None: the whole sample
 
     def sample_size(self, spec: KGSpec) -> int | None:
         if self.per_kg is not None:
@@ -538,17 +543,34 @@ def parse_args(argv: Sequence[str] | None = None) -> BenchConfig:
     p.add_argument("--cache-root", type=Path, default=DEFAULT_CACHE_ROOT, help="where bootstrapped corpora live")
     p.add_argument("--with-unsupported", action="store_true", help="also ask geography-demo's unsupported rows")
     p.add_argument("--no-report", dest="report", action="store_false", help="print the table; leave BENCHMARKS.md")
+    p.add_argument("--only", type=Path, help="answer only the sampled questions listed (kg<TAB>id lines); no report")
     add_config_flags(p.add_argument_group("reasoning settings (the corpora stay as built)"), only=REASONING_FIELDS)
     a = p.parse_args(argv)
     budget = a.budget if a.budget is not None else (24 if a.quick else default_budget)
+    only = read_only(p, a.only) if a.only else None
     return BenchConfig(tuple(a.kgs), a.quick, budget, a.per_kg, a.seed, a.sample_seed, a.results, a.cache_root,
-                       a.fresh, a.with_unsupported, a.report, given_settings(a, REASONING_FIELDS))
+                       a.fresh, a.with_unsupported, a.report and only is None, given_settings(a, REASONING_FIELDS),
+                       only)
+
+
+def read_only(p: argparse.ArgumentParser, path: Path) -> frozenset[tuple[str, str]]:
+    """The (kg, id) pairs of an --only file; a line that is not `kg<TAB>id` is an error, not a silent skip."""
+    try:
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except OSError as e:
+        p.error(f"--only: cannot read {path}: {e.strerror}")
+    pairs = [tuple(line.split("\t")) for line in lines]
+    bad = [line for line, pair in zip(lines, pairs) if len(pair) != 2 or pair[0] not in SPECS]
+    if bad:
+        p.error(f"--only: {len(bad)} line(s) are not 'kg<TAB>id' with a known kg, the first: {bad[0]!r}")
+    return frozenset(pairs)
 
 
 def sampled(spec: KGSpec, bench: BenchConfig) -> list[BenchQuestion]:
     """The questions a run answers on one KG: the seeded, stratified sample (bench.touched reads the same)."""
     pool = [q for q in spec.load() if bench.with_unsupported or not q.unsupported]
-    return stratified_sample(pool, lambda q: q.stratum, bench.sample_size(spec), bench.sample_seed)
+    sample = stratified_sample(pool, lambda q: q.stratum, bench.sample_size(spec), bench.sample_seed)
+    return sample if bench.only is None else [q for q in sample if (q.kg, q.id) in bench.only]
 
 
 def run_kg(scout: Scout, spec: KGSpec, bench: BenchConfig, done: dict) -> tuple[CorpusNote, list[Row]]:
@@ -573,6 +595,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     done = {} if bench.fresh else load_rows(bench.results)
     corpora, rows, summaries = {}, [], []
     for name in bench.kgs:
+        if bench.only is not None and all(kg != name for kg, _ in bench.only):
+            continue  # none of its questions listed: no corpus to build
         corpora[name], kg_rows = run_kg(scout, SPECS[name], bench, done)
         rows += kg_rows
         summaries.append(summarise(name, kg_rows))

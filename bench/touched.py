@@ -2,7 +2,7 @@
 
     python -m bench.touched --out before.jsonl          # from a tree without the change
     python -m bench.touched --out after.jsonl           # from a tree with it
-    python -m bench.touched --compare before.jsonl after.jsonl
+    python -m bench.touched --compare before.jsonl after.jsonl [--reached reached.tsv]
 
 Per question of `bench.kgs`' sample (the same seeds, the same tune / check halves), one digest of what the search
 starts from: the question as read (linking, cues, the relations and classes its words name) and the first step's
@@ -12,8 +12,10 @@ names and relation lexicon are cached (the first run builds them, as `bench.kgs`
 A change whose digests equal the old ones on every question starts every search where it started before, so the
 scored steps, and `bench.kgs`' answers, stay as they were wherever the later steps' rules are untouched too. That
 is what it can show: "no dev question is reached", never "the reached ones still pass". A change that reaches
-some must be judged by `bench.kgs` itself. The comparison prints counts per KG and half, and the text of tune
-questions only: check rows are counted, never shown (issue 27).
+some must be judged by `bench.kgs` itself: `--compare BEFORE AFTER --reached R` writes the reached questions of
+both halves to R, and `bench.kgs --only R --no-report`, run from each tree, answers them alone. The comparison
+prints counts per KG and half, and the text of tune questions only: check rows are counted, never shown
+(issue 27).
 """
 
 from __future__ import annotations
@@ -59,20 +61,27 @@ def fingerprint(kgs: Sequence[str], out: Path, per_kg: int | None) -> None:
             print(f"{name}: fingerprinted", flush=True)
 
 
-def compare(before: Path, after: Path) -> None:
-    """Counts of changed digests per KG and half; the tune questions' ids (their text is in the dev data)."""
+def compare(before: Path, after: Path, reached: Path | None = None) -> None:
+    """Counts of changed digests per KG and half; the tune questions' ids (their text is in the dev data).
+    `reached`: where to write every reached question, both halves, as `kg<TAB>id` lines for `bench.kgs --only`,
+    so the reached questions alone can be answered again by each tree; the file is written, never printed."""
     old = {(r["kg"], r["id"]): r for r in map(json.loads, before.read_text().splitlines())}
     new = {(r["kg"], r["id"]): r for r in map(json.loads, after.read_text().splitlines())}
     kgs = list(dict.fromkeys(kg for kg, _ in old))
+    every: list[tuple[str, str]] = []
     for kg in kgs:
         keys = [k for k in old if k[0] == kg and k in new]
         changed = [k for k in keys if old[k]["digest"] != new[k]["digest"]]
+        every += changed
         halves = {h: sum(1 for k in changed if old[k]["half"] == h) for h in (TUNE, CHECK)}
         totals = {h: sum(1 for k in keys if old[k]["half"] == h) for h in (TUNE, CHECK)}
         print(f"{kg}: tune {halves[TUNE]} of {totals[TUNE]} reached, check {halves[CHECK]} of {totals[CHECK]}")
         for k in changed:
             if old[k]["half"] == TUNE:
                 print(f"  tune {k[1]}")
+    if reached is not None:
+        reached.write_text("".join(f"{kg}\t{qid}\n" for kg, qid in every), encoding="utf-8")
+        print(f"{len(every)} reached questions written to {reached} (for bench.kgs --only)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -82,11 +91,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", type=Path, help="write one digest per sampled question here")
     p.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
+    p.add_argument("--reached", type=Path, help="with --compare: write the reached questions (both halves) here")
     p.add_argument("--kgs", nargs="+", choices=list(SPECS), default=list(DEFAULT_KGS))
     p.add_argument("--per-kg", type=int, default=None, help="as bench.kgs (default: its full sample)")
     a = p.parse_args(argv)
     if a.compare:
-        compare(*a.compare)
+        compare(*a.compare, reached=a.reached)
     elif a.out:
         fingerprint(a.kgs, a.out, a.per_kg)
     else:

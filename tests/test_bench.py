@@ -111,7 +111,10 @@ def test_touched_counts_reached_questions_and_shows_tune_ids_only(tmp_path, caps
     before.write_text("".join(json.dumps({"kg": k, "id": i, "half": h, "digest": d}) + "\n" for k, i, h, d in rows))
     after.write_text("".join(json.dumps({"kg": k, "id": i, "half": h, "digest": d if i in "ad" else d + "x"}) + "\n"
                              for k, i, h, d in rows))
-    compare(before, after)
+    reached = tmp_path / "reached.tsv"
+    compare(before, after, reached=reached)
     out = capsys.readouterr().out
     assert "k: tune 1 of 2 reached, check 1 of 2" in out
     assert "tune b" in out and " c" not in out.replace("check", "")
+    # both halves go to the file for `bench.kgs --only`, which no one reads
+    assert reached.read_text() == "k\tb\nk\tc\n"

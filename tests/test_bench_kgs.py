@@ -208,6 +208,29 @@ def test_a_reasoning_setting_is_varied_from_the_command_line() -> None:
         parse_args(["--max-relations", "2"])  # exploration settings would need other corpora
 
 
+def test_only_answers_the_listed_questions_of_the_sample_and_never_reports(tmp_path: Path) -> None:
+    """`--only R.tsv` (as bench.touched --reached writes it) cuts the sample to the listed (kg, id) pairs, keeps
+    their order in the sample, and writes no BENCHMARKS.md section: a partial sample is no benchmark figure."""
+    from bench.kgs import SPECS, sampled
+
+    spec = SPECS["university"]
+    if not (KGS_DATA / "university" / "questions.jsonl").exists():
+        pytest.skip("needs ../shared/data")
+    whole = sampled(spec, parse_args([]))
+    listed = [whole[3], whole[0]]
+    only = tmp_path / "reached.tsv"
+    only.write_text("".join(f"{q.kg}\t{q.id}\n" for q in listed) + "worldcup\tnot-sampled\n")
+    bench = parse_args(["--only", str(only)])
+    assert [q.id for q in sampled(spec, bench)] == [whole[0].id, whole[3].id]
+    assert bench.report is False
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("university q1\n")  # a space, not a tab
+    with pytest.raises(SystemExit):
+        parse_args(["--only", str(bad)])
+    with pytest.raises(SystemExit):
+        parse_args(["--only", str(tmp_path / "missing.tsv")])
+
+
 @pytest.mark.skipif(not (KGS_DATA / "geography-demo" / "questions.jsonl").exists(), reason="needs ../shared/data")
 def test_geography_demo_rows_are_read_with_their_kind_and_gold_program() -> None:
     questions = jsonl_questions("geography-demo")
