@@ -98,7 +98,8 @@ NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
          "events": Spelling(frozenset(), frozenset({"events"})),
          "birthplace": Spelling(frozenset(), frozenset({"nationality"})),
          "directed_by": Spelling(frozenset({"directed"}), frozenset()),
-         "nominations": Spelling(frozenset(), frozenset({"nominations"}), times=2)}
+         "nominations": Spelling(frozenset(), frozenset({"nominations"}), times=2),
+         "area": Spelling(frozenset(), frozenset(), by_dimension=frozenset({"largest"}))}
 
 
 @pytest.mark.parametrize("program, answer_words, spelt", [
@@ -113,6 +114,11 @@ NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
     ('(JOIN (R nominations) "x")', set(), 1),  # the question writes "nominations" twice: half of it
     ('(JOIN (R nominations) (JOIN (R nominations) "x"))', set(), 2),
     ('(JOIN (R nominations) (JOIN (R nominations) (JOIN (R nominations) "x")))', set(), 2),  # no more than written
+    # a superlative names its dimension where a program ranks or compares by it, not where one reads it ("how
+    # large is X" does): "the largest state next to X" is no reading of X's own area
+    ('(ARGMAX (JOIN nationality "x") area)', set(), 1),
+    ('(JOIN (R area) "x")', set(), 0),
+    ('(gt area "x")', set(), 1),
 ])
 def test_a_program_counts_the_words_its_relations_spell(program: str, answer_words: set, spelt: int) -> None:
     assert share(NAMED, parse(program), frozenset(answer_words)) == spelt

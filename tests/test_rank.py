@@ -34,6 +34,10 @@ from engine.programs.sexpr import parse
         # each side of an AND ends a reading: one that ends where it started counts
         ('(AND (JOIN has_genre "Horror") (JOIN written_by (JOIN (R written_by) "Alien")))', 1),
         ('(AND (JOIN has_genre "Horror") (JOIN written_by "Dan O\'Bannon"))', 0),
+        # a superlative's path walks from each member toward its objects, as (R r) does: the films of the
+        # director of the film whose director is the oldest walk directed_by twice one way
+        ('(JOIN (R directed_by) (ARGMAX (JOIN has_genre "Horror") (JOIN directed_by birth_year)))', 1),
+        ('(JOIN directed_by (ARGMAX (JOIN has_genre "Horror") (JOIN directed_by birth_year)))', 0),
     ],
 )
 def test_the_repeat_penalty_counts(program: str, repeats: int) -> None:
@@ -150,6 +154,22 @@ def test_how_many_is_answered_by_a_count_or_by_one_number_the_kg_holds(program, 
     cand = ProgramCandidate(parse(program), program, frozenset(), types)
     assert fits_asked(_cues(asks_count=True), cand) is fits
     assert fits_asked(_cues(), cand) is False
+
+
+def test_how_many_of_a_named_class_is_no_amount() -> None:
+    """ "how many states border X" names what it counts: X's area is no answer, though one number the KG holds
+    answers "how many votes did Alien get" (a made-up US-geography KG had answered the area)."""
+    area = ProgramCandidate(parse('(JOIN (R area) "Nova")'), '(JOIN (R area) "Nova")', frozenset(), frozenset({"integer"}))
+    states = _cues(asks_count=True, text="how many states border Nova?", class_words={"state": frozenset({"states"})})
+    assert fits_asked(states, area) is False
+    assert fits_asked(_cues(asks_count=True, text="how many people live in Nova?"), area) is True
+    # a relation named as what is counted: the moons of X are no amount of X's
+    mass = ProgramCandidate(parse('(JOIN (R mass) "Nova")'), '(JOIN (R mass) "Nova")', frozenset(), frozenset({"decimal"}))
+    moons = {"orbits": Spelling(frozenset(), frozenset(), by_back_noun=frozenset({"moons"}))}
+    assert fits_asked(_cues(asks_count=True, text="how many moons does Nova have?", named_relations=moons), mass) is False
+    people = {"population": Spelling(frozenset(), frozenset({"people"}))}
+    population = ProgramCandidate(parse('(JOIN (R population) "Nova")'), "", frozenset(), frozenset({"integer"}))
+    assert fits_asked(_cues(asks_count=True, text="how many people live in Nova?", named_relations=people), population)
 
 
 @pytest.mark.parametrize("counted, fits", [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from engine.programs.sexpr import Aggregate, Compare, Count, In, Not, Or, Superlative, walk
+from engine.programs.sexpr import Aggregate, Compare, Count, In, Not, Or, Superlative, relations, walk
 from engine.programs.validate import LITERAL_KINDS, QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.schema import Schema
 
@@ -25,7 +25,7 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
         return (question.asks_count and counts_named(question) and counts_the_named_class(question, cand)
                 and not counts_amounts(question, cand))
     if question.asks_count and one_amount(cand):
-        return True
+        return not counts_another(question, cand)
     if question.asks_count and counts_named(question):
         return False  # "how many <noun> have fewer than ..." is answered by a count, not by the things
     nodes = {type(node) for node in walk(cand.program)}
@@ -54,6 +54,20 @@ def counts_named(question: Question) -> bool:
     named = {w for words in question.class_words.values() for w in words}
     named |= {w for spelling in question.named_relations.values() for w in spelling.words}
     return bool(counted & named)
+
+
+def counts_another(question: Question, cand: ProgramCandidate) -> bool:
+    """Whether "how many" names what it counts, a class or a relation, that a number the KG holds is not:
+    "how many people live in Canada" asks for Canada's population (its words name no class, or the population
+    itself), but X's area is no count of the states next to X, and a planet's mass no count of its moons (made-up
+    US-geography and science KGs had answered so)."""
+    counted = _counted_words(question)
+    if not counted:
+        return False
+    if any(counted & words for words in question.class_words.values()):
+        return True
+    own = {r.name for r in relations(cand.program)}
+    return any(counted & spelling.words for name, spelling in question.named_relations.items() if name not in own)
 
 
 def counts_the_named_class(question: Question, cand: ProgramCandidate) -> bool:

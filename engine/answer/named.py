@@ -287,12 +287,15 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     written: dict[str, int] = {}
     far = {relation_name(node.second) for node in walk(program)
            if isinstance(node, Chain) and isinstance(node.second, (Relation, Reverse))}
+    measured = {name for name, _ in ranked_walks(program)}
     steps = walks(program)
     by_relation: dict[str, Counter[str]] = {}
     for name, toward_objects in steps:
         spelling = named.get(name)
         if spelling is not None:
-            sized = spelling.by_dimension if toward_objects and name not in far else frozenset()
+            sized = frozenset()
+            if toward_objects and name not in far:
+                sized = frozenset(w for w in spelling.by_dimension if name in measured or not graded(w))
             words = spelling.by_verb | (spelling.by_noun | sized if toward_objects else spelling.by_back_noun)
             by_relation.setdefault(name, Counter()).update(words)
             for word in words:
@@ -306,21 +309,32 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)
 
 
-def walks(program: Program) -> list[tuple[str, bool]]:
+def walks(program: Program, values_read: bool = True) -> list[tuple[str, bool]]:
     """(relation name, walked toward its objects) for every relation the program walks. (JOIN (R r) X), the r
     of X, goes toward r's objects; (JOIN r X) toward its subjects, but (JOIN r 3), things whose r is the value 3,
-    reads the value as a comparison does ("the level 3 staff" spells `level`); a superlative's, comparison's or
-    sum's path reads each member's value, toward the objects unless reversed."""
+    reads the value as a comparison does ("the level 3 staff" spells `level`) unless `values_read` is off; a
+    superlative's, comparison's or sum's path reads each member's value, toward the objects unless reversed."""
+    joins = [(relation_name(node.relation), isinstance(node.relation, Reverse)
+              or (values_read and isinstance(node.arg, Literal))) for node in walk(program) if isinstance(node, Join)]
+    return joins + ranked_walks(program)
+
+
+def ranked_walks(program: Program) -> list[tuple[str, bool]]:
+    """The walks of `walks` that measure: a superlative's, comparison's, sum's or degree's path."""
     out: list[tuple[str, bool]] = []
     for node in walk(program):
-        if isinstance(node, Join):
-            toward_objects = isinstance(node.relation, Reverse) or isinstance(node.arg, Literal)
-            out.append((relation_name(node.relation), toward_objects))
-        elif isinstance(node, (Superlative, Aggregate)):
+        if isinstance(node, (Superlative, Aggregate)):
             out += _path(node.path)
         elif isinstance(node, (Compare, Degree)):
             out += _path(node.relation)
     return out
+
+
+def graded(word: str) -> bool:
+    """A comparative or superlative ("largest", "higher"; and "recent", which ranks): it names its dimension's
+    relation only where a program ranks or compares by it. "The largest state next to X" ranks states by area;
+    X's own area spells "how large", not "largest" (a made-up US-geography KG had read X's area)."""
+    return word == "recent" or word not in getAllLemmas(word).get("ADJ", (word,))
 
 
 def _path(rel: Node) -> list[tuple[str, bool]]:

@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 64 (63 never landed): a length on a date is time since it; a negated yes/no word is false; each name
-# is compared its own clause's way; "the largest population" ranks by population; a relation two classes share
-# has both as its domain. 62: a possessive's "'s" is no part of its word ("boss's boss" spells reports_to twice).
-REASONER_VERSION = 64
+# version). 65: a path's walk counts by its direction; "how many <noun>" is no amount of another relation; a
+# superlative names its dimension only where a program ranks by it. 64 (63 never landed): a length on a date is time
+# since it; a negated yes/no word is false; each name is compared its own clause's way; "the largest population".
+REASONER_VERSION = 65
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

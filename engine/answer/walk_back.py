@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping
 
-from engine.programs.sexpr import And, Join, Program, Reverse, relation_name, relations, walk
+from engine.programs.sexpr import And, Join, Program, Reverse, relation_name, walk
 
-from .named import Spelling
+from .named import Spelling, walks
 
 # A last step that walks straight back where the question asks for no sharing (`walks_back`: a one-hop question
 # read as the things that share the topic's answer) costs WALK_BACK_WEIGHT in the final score on top of its repeat:
@@ -47,12 +47,15 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
 
     A relation the question itself writes twice (`named`: "X 's award_nominations 's award_nominations") is
     asked to be walked twice: only uses beyond what the question writes count.
+
+    A direction is the walk's, not the spelling's (`named.walks`): a superlative's path `(JOIN r1 r2)` goes from
+    each member toward r1's objects, as (JOIN (R r1) S) does, so "the capital of the state with the largest
+    population" read as (JOIN (R capital) (ARGMAX State (JOIN capital population))) walks `capital` twice one
+    way (a made-up US-geography KG; before, the path's plain `capital` was counted as the other way).
     """
-    names = Counter(r.name for r in relations(program))
-    back = Counter(n.relation.name for n in walk(program) if isinstance(n, Reverse))
-    uses = [*back.items(), *(names - back).items()]  # names - back: the forward uses
+    uses = Counter(walks(program, values_read=False))
     written = {name: spelling.times for name, spelling in (named or {}).items()}
-    extra = max([0, *(n - written.get(name, 1) for name, n in uses)])
+    extra = max([0, *(n - written.get(name, 1) for (name, _), n in uses.items())])
     return extra + (walk_back and walks_back(program))
 
 
