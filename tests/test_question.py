@@ -65,6 +65,8 @@ def test_class_labels_that_name_people(label: str, people: bool) -> None:
         ("how many movies did ridley scott direct", set()),
         ("which ridley scott movies are there", {"movie"}),  # a name between the wh-word and its noun
         ("which ridley scott 's movies are there", set()),  # a possessive is not a modifier of the noun
+        ("which scary movies did ridley scott direct", {"movie"}),  # one word between "which" and its noun
+        ("which directors directed movies", set()),  # two: "which" asks for the directors, not the movies
         ("name a movie that ridley scott directed", {"movie"}),  # a request names what it asks for
         ("list all the genres of alien", {"genre"}),
         ("give me the ridley scott movies", {"movie"}),

@@ -117,3 +117,14 @@ def test_the_reasoner_answers_with_the_flag_the_question_names(firm, tmp_path, q
         assert "(JOIN active" in result.program
     finally:
         reasoner.close()
+
+
+@pytest.mark.parametrize("question", ["which active projects does Ana Brook work on?",
+                                      "which inactive projects does Ana Brook work on?",
+                                      "what active projects does Ana Brook work on?"])
+def test_a_yes_no_word_before_a_class_noun_modifies_it(firm, question) -> None:
+    """ "which active projects" asks for projects: the yes/no word is the noun's modifier, neither the thing asked
+    for (true or false) nor a word that hides the noun from the wh-word (a made-up science KG's "which uncrewed
+    missions did NASA launch?" had asked for nothing, and "which crewed missions" for a yes or no)."""
+    kg, config, root = firm
+    assert _reader(kg, config, root).read(question).asked_types == {"Project"}

@@ -217,9 +217,12 @@ class QuestionReader:
         if _HOW_MUCH.search(text):
             asked |= {c.name for c in self.schema.classes if c.kind in QUANTITY_KINDS}
         pattern, nouns = self._what_value
-        for match in pattern.finditer(without_possessors(text, linking)):  # "what is the <noun> of ...": its objects
+        plain = without_possessors(text, linking)
+        class_nouns = {m.text.lower().split()[0] for m in linking.mentions if m.kind == "class" and m.text.split()}
+        for match in pattern.finditer(plain):  # "what is the <noun> of ...": its objects
             noun = nouns.get(match.group("noun").lower(), ((), False))
-            if match.group("wh") or noun[1]:  # an opening noun only of values (`relation_nouns`)
+            modifies = _next_word(plain, match.end()) in class_nouns  # "which crewed missions" asks for missions
+            if (match.group("wh") or noun[1]) and not modifies:  # an opening noun only of values (`relation_nouns`)
                 asked |= set(noun[0])
         if _WHO_WORD.search(text) or self._which_person.search(text):
             asked |= self._person_classes
@@ -264,19 +267,26 @@ def _without_modifiers(before: str, heads: bool = True) -> str:
     "what's the ", so that the wh-phrase still asks for the noun. A modifier is a word that is no function word,
     or a superlative ("most", "largest"); a possessive ("ridley scott 's movies") is none. Without the article
     nothing is dropped: in "who directed movies" and "which directors co-directed movies" a verb stands there;
-    nor where the noun does not end (`heads`) its phrase: "the two letter country code" asks for a code."""
+    nor where the noun does not end (`heads`) its phrase: "the two letter country code" asks for a code. But one
+    word between "which" or "what" and the noun is its modifier, as after an article: "which uncrewed missions"
+    asks for missions, as "which missions" does ("which" before a verb asks with "of" or not at all)."""
     if not heads:
         return before
     words = list(re.finditer(r"[\w'’-]+", before))
     end = len(before)
-    for word in reversed(words):
+    for dropped, word in enumerate(reversed(words)):
         w = word.group().lower()
-        if w in ARTICLES:
+        if w in ARTICLES or (w in ("which", "what") and dropped == 1):
             return before[:end]
         if (w in STOP and not is_superlative(w)) or not re.fullmatch(r"[a-z-]+", w):  # "'s": a possessive
             break
         end = word.start()
     return before
+
+
+def _next_word(text: str, at: int) -> str:
+    after = re.match(r"\s*([\w-]+)", text[at:])  # the lower-case word after `at`, "" where none
+    return after.group(1).lower() if after else ""
 
 
 def _ends_phrase(text: str, noun: Mention) -> bool:

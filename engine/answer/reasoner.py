@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 65: a path's walk counts by its direction; "how many <noun>" is no amount of another relation; a
-# superlative names its dimension only where a program ranks by it. 64 (63 never landed): a length on a date is time
-# since it; a negated yes/no word is false; each name is compared its own clause's way; "the largest population".
-REASONER_VERSION = 65
+# version). 66: a word between "which" and its noun modifies it ("which uncrewed missions" asks for missions).
+# 65: a path's walk counts by its direction; "how many <noun>" is no amount of another relation; a superlative
+# names its dimension only where a program ranks by it. 64: a length on a date is time since it; and more.
+REASONER_VERSION = 66
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
