@@ -182,6 +182,9 @@ def test_what_a_superlative_ranks(reader: QuestionReader, question: str, asked: 
         ("which city of chile", ("ARGMAX", "ARGMIN")),  # no word of degree: both
         ("which is the heaviest film", ("ARGMAX",)),  # every dimension's adjectives, not size and height alone
         ("which is the lightest film", ("ARGMIN",)),
+        ("which film is closest to alien", ("ARGMIN",)),  # nearness on distances, which grow with it
+        ("which film lies farthest from alien", ("ARGMAX",)),
+        ("which lies further west, lisbon or dublin, from alien", ("ARGMIN",)),  # the compass decides first
     ],
 )
 def test_the_way_a_ranking_goes(reader: QuestionReader, question: str, rankings: tuple) -> None:

@@ -108,6 +108,8 @@ def test_walks_reach_yes_no_values_so_the_corpus_has_such_questions(firm) -> Non
     ("which projects are active?", {"Orca", "Wren"}),
     ("how many projects are not active?", {"2"}),
     ("which active projects does Ana Brook work on?", {"Orca", "Wren"}),
+    # no name and no class word: the flag alone starts the search (before v66 "nothing to start from")
+    ("which are active?", {"Orca", "Wren"}),
 ])
 def test_the_reasoner_answers_with_the_flag_the_question_names(firm, tmp_path, question, answers) -> None:
     reasoner = zero_shot_reasoner(firm[0], tmp_path)

@@ -21,18 +21,19 @@ _RANKED_BY = re.compile(r"\b(by (the )?|(\w+est|most|least) )(total )?(number of
 THAN_ANY = re.compile(r"\bthan (any|every|all)\b", re.IGNORECASE)
 # Which way a comparison with a number goes: "over a million" is gt/ge, "under 10,000" lt/le. A question with
 # both keeps all four comparatives, one with neither has none. "Older" and "newer" are read on dates, the values
-# KGs hold (a release or founding year): an older one is earlier.
+# KGs hold (a release or founding year): an older one is earlier. Nearness is read on distances, which grow
+# with it: the closest is the least far.
 _UP = re.compile(r"\b(over|more|greater|above|exceed\w*|larger|bigger|higher|longer|newer|younger|taller|at least|"
-                 r"after|since|later|more recent|heavier|wider|deeper|faster)\b",
+                 r"after|since|later|more recent|heavier|wider|deeper|faster|(farther|further) (from|away))\b",
                  re.IGNORECASE)
 _DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|older|at most|before|until|earlier|predat\w*|"
-                   r"lighter|narrower|shallower|slower)\b",
+                   r"lighter|narrower|shallower|slower|closer|nearer)\b",
                    re.IGNORECASE)
 # The same for superlatives: "the oldest film", "which is the oldest, X, Y or Z" rank by the least year
 _UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|youngest|tallest|latest|most|last|"
-                      r"heaviest|widest|deepest|fastest)\b", re.IGNORECASE)
+                      r"heaviest|widest|deepest|fastest|farthest|furthest)\b", re.IGNORECASE)
 _DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first|lightest|narrowest|"
-                        r"shallowest|slowest)\b", re.IGNORECASE)
+                        r"shallowest|slowest|closest|nearest)\b", re.IGNORECASE)
 # A length asked of a point in time is the time since it: "who has been with us the longest", "the shortest-serving"
 # rank by a start date, the longest the earliest (candidates.py turns the ranking round on dates and years).
 _LASTING = re.compile(r"\b(long|short)(er|est)\b", re.IGNORECASE)

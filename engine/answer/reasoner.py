@@ -58,9 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 66: a word between "which" and its noun modifies it ("which uncrewed missions" asks for missions).
+# version). 66: a word between "which" and its noun modifies it ("which uncrewed missions" asks for missions); a
+# yes/no word alone starts a search; "closest" and "nearest" rank down, "farthest" up.
 # 65: a path's walk counts by its direction; "how many <noun>" is no amount of another relation; a superlative
-# names its dimension only where a program ranks by it. 64: a length on a date is time since it; and more.
+# names its dimension only where a program ranks by it.
 REASONER_VERSION = 66
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
@@ -242,7 +243,7 @@ class Reasoner:
         t0 = time.perf_counter()
         question = self.reader.read(text)
         t_link = time.perf_counter() - t0
-        if question.unlinked:
+        if question.unlinked and not self.enumerator.flags(question):  # a yes/no word starts a search too
             return _message_result(text, self._not_found_message(text, question.linking), started,
                                    linked=question.linking.mentions, timings=Timings(link=t_link))
 
