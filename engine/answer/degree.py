@@ -21,15 +21,16 @@ _RANKED_BY = re.compile(r"\b(by (the )?|(\w+est|most|least) )(total )?(number of
 THAN_ANY = re.compile(r"\bthan (any|every|all)\b", re.IGNORECASE)
 # Which way a comparison with a number goes: "over a million" is gt/ge, "under 10,000" lt/le. A question with
 # both keeps all four comparatives, one with neither has none. "Older" and "newer" are read on dates, the values
-# KGs hold (a release or founding year): an older one is earlier. Nearness is read on distances, which grow
-# with it: the closest is the least far.
+# KGs hold (a release or founding year): an older one is earlier.
 _UP = re.compile(r"\b(over|more|greater|above|exceed\w*|larger|bigger|higher|longer|newer|younger|taller|at least|"
-                 r"after|since|later|more recent|heavier|wider|deeper|faster|(farther|further) (from|away))\b",
+                 r"after|since|later|more recent|heavier|wider|deeper|faster)\b",
                  re.IGNORECASE)
 _DOWN = re.compile(r"\b(under|less|fewer|below|smaller|lower|shorter|older|at most|before|until|earlier|predat\w*|"
-                   r"lighter|narrower|shallower|slower|closer|nearer)\b",
+                   r"lighter|narrower|shallower|slower)\b",
                    re.IGNORECASE)
-# The same for superlatives: "the oldest film", "which is the oldest, X, Y or Z" rank by the least year
+# The same for superlatives: "the oldest film", "which is the oldest, X, Y or Z" rank by the least year. The
+# nearest is the least far, read on a distance a KG holds ("closest to the sun": the least semi-major axis); a
+# comparison "further from the equator than X" is read both ways, as a latitude is no distance.
 _UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|youngest|tallest|latest|most|last|"
                       r"heaviest|widest|deepest|fastest|farthest|furthest)\b", re.IGNORECASE)
 _DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first|lightest|narrowest|"
