@@ -278,3 +278,20 @@ def test_each_name_is_compared_the_way_its_own_words_say(geo, config, embedder) 
     built = {c.text for c in Enumerator(geo, config).first(question)}
     assert '(gt area "France")' in built and '(lt area "Germany")' in built
     assert '(lt area "France")' not in built and '(gt area "Germany")' not in built
+
+
+@pytest.mark.parametrize("question, counts", [
+    ("which country has the most neighbours?", True),
+    ("which is the largest country?", True),  # a size may count members
+    ("which country has the highest number of neighbours?", True),
+    ("which country is the oldest?", False),  # an age, a date it holds: no count of its neighbours
+    ("which country was independent first?", False),
+])
+def test_only_a_ranking_that_may_count_ranks_by_a_count(geo, config, embedder, question, counts) -> None:
+    """A superlative of a measured dimension ranks by a value, never by how many things each is tied to: a made-up
+    US-geography KG answered "which states does the longest river run through?" with the states through which
+    the most rivers run (`degree.ranks_by_count`)."""
+    read = _reader(geo, config, embedder).read(question)
+    built = {c.text for c in Enumerator(geo, config).first(read)}
+    assert any("ARGM" in text for text in built)
+    assert any("(COUNT" in text for text in built) is counts

@@ -52,7 +52,7 @@ from kg_adapters.readable import relation_label
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import counted_classes
-from .degree import comparatives, lasting
+from .degree import comparatives, lasting, ranks_by_count
 from .question import Anchor, Question
 from .search import ProgramCandidate
 from .usual import UsualTies, incident
@@ -306,7 +306,8 @@ def _class_rankings(en: Enumerator, q: Question, name: str, less: Anchor | None 
     if less is not None:
         ranked, anchors = And(ranked, Not(less.node)), frozenset({less.mention})
         yield en.typed(ranked, anchors)
-    for path in _own_first(q, en.numeric_paths(types)) + en.degree_paths(types):
+    counts = en.degree_paths(types) if ranks_by_count(q.text, q.superlative_at) else []
+    for path in _own_first(q, en.numeric_paths(types)) + counts:
         for op in _ways(en, q, path):
             yield en.typed(Superlative(op, ranked, path), anchors)
 
@@ -417,8 +418,12 @@ def _spelt(q: Question, rel: Node) -> bool:
 def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,
                          partners: list[ProgramCandidate]) -> Built:
     """ "the country with the most neighbours": ARGMAX/ARGMIN of the number of neighbours over a relation,
-    only where the question asks for a ranking."""
+    only where the question asks for a ranking that may count (`degree.ranks_by_count`: "the longest river" does
+    not; a made-up US-geography KG had answered "which states does the longest river run through?" with the
+    states through which the most rivers run)."""
     if not q.asks_superlative or cand.size <= 1 or _ranked_enough(q, cand.program):
+        return
+    if not ranks_by_count(q.text, q.superlative_at):
         return
     if isinstance(cand.program, Join) and is_set(cand.program.arg) and not isinstance(cand.program.arg, (Entity, Literal)):
         # "the most common currency in Africa": ranked by how many of the set it came from each has,

@@ -104,6 +104,26 @@ def is_superlative(word: str) -> bool:
     return len(word) > 3 and word.endswith("est") and any(lemma != word for lemma in lemmas)
 
 
+# The adjectives of a dimension that things hold as a value, never as a count of what they are tied to: "the
+# longest river" is no river through the most states. "Most", "fewest" and the adjectives of size ("the largest
+# club") may count; these, and "first" and "last", do not.
+_MEASURED = frozenset({"long", "short", "high", "low", "tall", "old", "young", "new", "early", "late", "recent",
+                       "heavy", "light", "wide", "narrow", "deep", "shallow", "fast", "slow", "close", "near", "far"})
+
+
+def ranks_by_count(text: str, superlatives_at: tuple[int, ...]) -> bool:
+    """Whether a ranking may be by how many things each is tied to: where "number of" ranks, or a superlative
+    of the question (at `superlatives_at`, `superlative_offsets`) is no word of a measured dimension."""
+    if _RANKED_BY.search(text):
+        return True  # "the highest number of countries"
+    words = [re.match(r"[a-z]+", text[at:].lower()) for at in superlatives_at]
+    return not words or any(w is None or not _measures(w.group()) for w in words)
+
+
+def _measures(word: str) -> bool:
+    return word in ORDINAL_SUPERLATIVES or bool(_MEASURED & {word, *getAllLemmas(word).get("ADJ", ())})
+
+
 def superlative_phrases(labels: list[str]) -> tuple[tuple[frozenset[str], ...], ...]:
     """The relation readings that hold a superlative, each as its words' forms: a relation `<superlative>_<noun>`,
     or `<adjective>_<noun>` whose adjective people say in the superlative ("the tallest peak of X" for a relation
