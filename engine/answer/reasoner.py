@@ -59,7 +59,8 @@ log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
 # version). 66: "which uncrewed missions" asks for missions; a yes/no word alone starts a search; "closest" ranks
-# down; "the longest" ranks by no count. 65: a path's walk counts by its direction; "how many <noun>" is no amount; a superlative ranks its dimension.
+# down; "the longest" ranks by no count. 65: a path's walk counts by its direction; "how many <noun>" is no
+# amount; a superlative ranks its dimension.
 REASONER_VERSION = 66
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
