@@ -130,3 +130,11 @@ def test_a_yes_no_word_before_a_class_noun_modifies_it(firm, question) -> None:
     missions did NASA launch?" had asked for nothing, and "which crewed missions" for a yes or no)."""
     kg, config, root = firm
     assert _reader(kg, config, root).read(question).asked_types == {"Project"}
+
+
+@pytest.mark.parametrize("question", ["which is active?", "which project is active?", "what active one does Tom work on?"])
+def test_a_yes_no_word_never_asks_for_true_or_false(firm, question) -> None:
+    """A yes/no relation's word names the things it holds of: "which gas giant is closest to the sun?" asks for a
+    planet, not for a yes or no (a made-up science KG had asked for booleans, so no ranking fitted the question)."""
+    kg, config, root = firm
+    assert "boolean" not in _reader(kg, config, root).read(question).asked_types
