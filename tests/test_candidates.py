@@ -295,3 +295,17 @@ def test_only_a_ranking_that_may_count_ranks_by_a_count(geo, config, embedder, q
     built = {c.text for c in Enumerator(geo, config).first(read)}
     assert any("ARGM" in text for text in built)
     assert any("(COUNT" in text for text in built) is counts
+
+
+def test_a_ranking_by_the_value_asked_for_reads_that_value_in_the_same_step(geo, config, embedder) -> None:
+    """ "when did the first country in Europe become independent?" asks for the date the ranking ranks by: the
+    ranked member's date is built with the ranking (a made-up science KG's "when did the first mission to Mercury
+    launch?" had lost the ranking, which answers with missions, before a later step could read its date)."""
+    question = _reader(geo, config, embedder).read("when did the first country in Europe become independent?")
+    europe = next(i for i, m in enumerate(question.linking.mentions) if m.text.lower() == "europe")
+    cand = _executed(geo, '(JOIN continent "Europe")', frozenset({europe}))
+    built = _extended(geo, config, question, cand)
+    assert '(JOIN (R independence) (ARGMIN (JOIN continent "Europe") independence))' in built
+    # no value is asked for: the ranking alone
+    other = _reader(geo, config, embedder).read("which country in Europe became independent first?")
+    assert not any(text.startswith("(JOIN (R independence) (ARGM") for text in _extended(geo, config, other, cand))

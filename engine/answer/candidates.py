@@ -406,7 +406,18 @@ def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners:
         if own and isinstance(path, Chain) and not _spelt(q, path.second):
             continue  # the things' own value ranks them: the largest <noun> is no <noun> of the largest <other>
         for op in _ways(en, q, path):
-            yield en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
+            ranked = en.typed(Superlative(op, cand.program, path), cand.anchors, parent=cand)
+            yield ranked
+            yield from _ranked_value(en, q, ranked, path)
+
+
+def _ranked_value(en: Enumerator, q: Question, ranked: ProgramCandidate | None, path: Node) -> Built:
+    """The ranked member's own value of what ranks it, where the question asks for a value of that kind: "when did
+    the first mission to Mercury launch?" is the launch date of the earliest launched. Built with the ranking: a
+    step later the ranking, which answers with missions, was no longer among the best (a made-up science KG)."""
+    info = en.schema.relation(path.name) if ranked is not None and isinstance(path, Relation) else None
+    if info is not None and en.schema.literal_kind(info) in q.asked_types:
+        yield en.typed(Join(Reverse(path), ranked.program), ranked.anchors, parent=ranked)
 
 
 def _spelt(q: Question, rel: Node) -> bool:
