@@ -432,9 +432,8 @@ def _degree_superlatives(en: Enumerator, q: Question, cand: ProgramCandidate,
     only where the question asks for a ranking that may count (`degree.ranks_by_count`: "the longest river" does
     not; a made-up US-geography KG had answered "which states does the longest river run through?" with the
     states through which the most rivers run)."""
-    if not q.asks_superlative or cand.size <= 1 or _ranked_enough(q, cand.program):
-        return
-    if not ranks_by_count(q.text, q.superlative_at):
+    if (not q.asks_superlative or cand.size <= 1 or _ranked_enough(q, cand.program)
+            or not ranks_by_count(q.text, q.superlative_at)):
         return
     if isinstance(cand.program, Join) and is_set(cand.program.arg) and not isinstance(cand.program.arg, (Entity, Literal)):
         # "the most common currency in Africa": ranked by how many of the set it came from each has,

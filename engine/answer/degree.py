@@ -115,7 +115,7 @@ def ranks_by_count(text: str, superlatives_at: tuple[int, ...]) -> bool:
     """Whether a ranking may be by how many things each is tied to: where "number of" ranks, or a superlative
     of the question (at `superlatives_at`, `superlative_offsets`) is no word of a measured dimension."""
     if _RANKED_BY.search(text):
-        return True  # "the highest number of countries"
+        return True  # "the highest number of <noun>"
     words = [re.match(r"[a-z]+", text[at:].lower()) for at in superlatives_at]
     return not words or any(w is None or not _measures(w.group()) for w in words)
 

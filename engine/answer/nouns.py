@@ -30,7 +30,7 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
     values: set[str] = set()
     for rel in schema.relations:
         if schema.literal_kind(rel) == "boolean":
-            continue  # "which gas giant", "which is active": a yes/no word names its subjects, never true or false
+            continue  # "which is <yes/no word>": the word names its subjects, never true or false
         value = schema.literal_kind(rel) != "entity"
         if not value and not (rel.range and all(schema.class_(c) for c in rel.range)):
             continue  # entities of no known class

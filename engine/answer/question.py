@@ -221,7 +221,7 @@ class QuestionReader:
         class_nouns = {m.text.lower().split()[0] for m in linking.mentions if m.kind == "class" and m.text.split()}
         for match in pattern.finditer(plain):  # "what is the <noun> of ...": its objects
             noun = nouns.get(match.group("noun").lower(), ((), False))
-            modifies = _next_word(plain, match.end()) in class_nouns  # "which crewed missions" asks for missions
+            modifies = _next_word(plain, match.end()) in class_nouns  # "which <noun> <class noun>": the class
             if (match.group("wh") or noun[1]) and not modifies:  # an opening noun only of values (`relation_nouns`)
                 asked |= set(noun[0])
         if _WHO_WORD.search(text) or self._which_person.search(text):
@@ -285,14 +285,14 @@ def _without_modifiers(before: str, heads: bool = True) -> str:
 
 
 def _next_word(text: str, at: int) -> str:
-    after = re.match(r"\s*([\w-]+)", text[at:])  # the lower-case word after `at`, "" where none
-    return after.group(1).lower() if after else ""
+    after = re.match(r"\s*([a-z]+)", text[at:].lower())  # the word right after `at`, "" where none
+    return after.group(1) if after else ""
 
 
 def _ends_phrase(text: str, noun: Mention) -> bool:
     """Whether no content word follows the noun: "the largest country in Africa", not "the country code"."""
-    after = re.match(r"\s*([a-z]+)", text[noun.end:].lower())
-    return after is None or after.group(1) in STOP
+    after = _next_word(text, noun.end)
+    return not after or after in STOP
 
 
 def _which(nouns: set[str]) -> re.Pattern:

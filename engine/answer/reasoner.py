@@ -58,7 +58,7 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 66: "which uncrewed missions" asks for missions; a yes/no word alone starts a search; "closest" ranks
+# version). 66: "which <word> <class noun>" asks for the class; a yes/no word alone starts a search; "closest" ranks
 # down; "the longest" ranks by no count. 65: a path's walk counts by its direction; "how many <noun>" is no
 # amount; a superlative ranks its dimension.
 REASONER_VERSION = 66
