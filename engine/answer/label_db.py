@@ -3,7 +3,7 @@
 `write_index` takes the entities `labels.read_labels` yields (in IRI order) and writes, with a bounded amount
 in memory whatever the KG's size:
 
-    entity(id, iri, classes, degree)      classes: an id into classset (a JSON list of class names)
+    entity(id, iri, classes, degree, described)   classes: an id into classset (a JSON list of class names)
     record(id, entity, label)             one row per label; its normalised key and surface are derived
     keyrec(key, kind, record)             normalised key -> records (kind 0), and the variants: the key with
                                           its spaces removed (1), its leading "the" dropped (2)
@@ -54,6 +54,7 @@ class Ent(NamedTuple):
     iri: str
     classes: tuple[str, ...]
     degree: int
+    described: bool  # labels.Entity.described
 
 
 def write_index(path: Path, entities: Iterable[Entity]) -> None:
@@ -77,7 +78,8 @@ def fill(db: sqlite3.Connection, entities: Iterable[Entity]) -> None:
         PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;
         CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
         CREATE TABLE classset(id INTEGER PRIMARY KEY, names TEXT);
-        CREATE TABLE entity(id INTEGER PRIMARY KEY, iri TEXT NOT NULL, classes INTEGER, degree INTEGER);
+        CREATE TABLE entity(id INTEGER PRIMARY KEY, iri TEXT NOT NULL, classes INTEGER, degree INTEGER,
+                             described INTEGER);
         CREATE TABLE record(id INTEGER PRIMARY KEY, entity INTEGER, label TEXT);
         CREATE TABLE keyrec(key TEXT, kind INTEGER, record INTEGER, PRIMARY KEY(key, kind, record)) WITHOUT ROWID;
         CREATE TABLE vocab(word TEXT PRIMARY KEY) WITHOUT ROWID;
@@ -90,7 +92,7 @@ def fill(db: sqlite3.Connection, entities: Iterable[Entity]) -> None:
     classsets: dict[tuple[str, ...], int] = {}
     rows: dict[str, list[tuple]] = {name: [] for name in ("entity", "record", "keyrec", "vocab", "acronym")}
     inserts = {
-        "entity": "INSERT INTO entity VALUES (?, ?, ?, ?)",
+        "entity": "INSERT INTO entity VALUES (?, ?, ?, ?, ?)",
         "record": "INSERT INTO record VALUES (?, ?, ?)",
         "keyrec": "INSERT OR IGNORE INTO keyrec VALUES (?, ?, ?)",
         "vocab": "INSERT OR IGNORE INTO vocab VALUES (?)",
@@ -106,7 +108,7 @@ def fill(db: sqlite3.Connection, entities: Iterable[Entity]) -> None:
     max_tokens = 1
     for entity in entities:
         cls = classsets.setdefault(entity.classes, len(classsets))
-        rows["entity"].append((e, entity.iri, cls, entity.degree))
+        rows["entity"].append((e, entity.iri, cls, entity.degree, int(entity.described)))
         for label in entity.labels:
             key = normalise(label)
             if not key:
@@ -207,10 +209,16 @@ class LabelDB:
     def entity(self, e: int) -> Ent:
         found = self._ents.get(e)
         if found is None:
-            ((iri, cls, degree),) = self._all("SELECT iri, classes, degree FROM entity WHERE id = ?", (e,))
-            found = Ent(iri, self._classsets[cls], degree)
+            ((iri, cls, degree, described),) = self._all(
+                "SELECT iri, classes, degree, described FROM entity WHERE id = ?", (e,))
+            found = Ent(iri, self._classsets[cls], degree, bool(described))
             self._keep(self._ents, e, found)
         return found
+
+    def described(self, iri: str | None) -> bool:
+        """Whether the entity has facts of its own (`labels.Entity.described`)."""
+        e = self.entity_of(iri) if iri else None
+        return e is not None and self.entity(e).described
 
     def entity_of(self, iri: str) -> int | None:
         found = self._all("SELECT id FROM entity WHERE iri = ?", (iri,))
@@ -271,9 +279,10 @@ class LabelDB:
                 self._keep(self._records, r, Record(e, label, surface(label)))
         wanted = [e for e in entities if e not in self._ents]
         if wanted:
-            for e, iri, cls, degree in self._all("SELECT x.id, x.iri, x.classes, x.degree FROM json_each(?) j "
-                                                 "JOIN entity x ON x.id = j.value", (json.dumps(wanted),)):
-                self._keep(self._ents, e, Ent(iri, self._classsets[cls], degree))
+            for e, iri, cls, degree, described in self._all(
+                    "SELECT x.id, x.iri, x.classes, x.degree, x.described FROM json_each(?) j "
+                    "JOIN entity x ON x.id = j.value", (json.dumps(wanted),)):
+                self._keep(self._ents, e, Ent(iri, self._classsets[cls], degree, bool(described)))
 
     @staticmethod
     def _keep(cache: dict, key: int, value) -> None:

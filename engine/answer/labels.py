@@ -40,7 +40,7 @@ from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Role, Schema
 
 log = logging.getLogger(__name__)
 
-INDEX_VERSION = 6  # part of the cache key: bump when what is read or written changes (4-6: SQLite on disk)
+INDEX_VERSION = 7  # part of the cache key: bump when what is read or written changes (4-6: SQLite; 7: described)
 _QUERY_TIMEOUT_S = 120.0
 _MAX_ROWS_TOTAL = 5_000_000  # labels/roles read from one KG by queries, a guard for huge endpoints
 FLUSH_ROWS = 200_000  # (object, relation) tallies held in memory before they go to the scratch file
@@ -59,6 +59,9 @@ class Entity:
     classes: tuple[str, ...]
     degree: int  # triples it is part of (a tie-breaker)
     labels: tuple[str, ...]  # non-empty
+    # the subject of a schema relation: a thing with facts of its own, not only a value others point at (a genre,
+    # a tag). A plural names only the latter ("comedies": the genre Comedy; "moons" is no name of the Moon)
+    described: bool = False
 
 
 def keep_better(scored: Scored, entity: int, score: float, record: int) -> None:
@@ -126,7 +129,8 @@ def make_entity(iri: str, english: list[str], foreign: list[str], declared: list
         labels = [name] if name else []
     if not labels:
         return None
-    return Entity(iri, classes.of(declared, roles), degree, tuple(labels))
+    return Entity(iri, classes.of(declared, roles), degree, tuple(labels),
+                  any(role.side == SUBJECT for role in roles))
 
 
 # ------------------------------------------------------------------ the embedded store: one streaming pass

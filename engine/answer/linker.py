@@ -23,7 +23,9 @@ How a question is linked (`LabelIndex.link`):
   Fuzzy matching only tries spans of five or more letters that start and end with a content word,
   and a single word only when it is no word of any label (a typo, not a different word).
 * An adjective of place names the place it derives from: "japanese cities", Japan (engine.answer.derive).
-* A plural names what the KG labels in the singular ("comedies": the genre Comedy), as sure as a variant.
+* A plural names what the KG labels in the singular ("comedies": the genre Comedy), as sure as a variant, where
+  that is a value: an entity with no facts of its own. Where it is a thing with facts of its own, the plural names
+  its class: "moons" are satellites, not the Moon (which has an orbit).
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
 * Class words (names and labels of schema classes, their plurals, and with an embedder the
   words that mean one: engine.answer.synonyms) become class mentions.
@@ -257,7 +259,8 @@ class LabelIndex:
                 key, surface = key[:-1], _POSSESSIVE.sub("", surface)
                 labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
             if not labelled and not any_capital:  # KGs label a kind in the singular: "comedies" names Comedy
-                labelled = self._singular(key, ctx.top_k)
+                labelled, kinds = self._singular(key, ctx.top_k)
+                class_cands = class_cands or ([] if labelled else kinds)
             # keywords yield before the free slots are filled ("Hitchcock": the tag's slot goes to the person)
             # and after (a surname filled in beside the tag "scorsese")
             entities = names_over_keywords(self.places.with_derived(ctx, j, key, labelled), ctx.folded,
@@ -276,11 +279,15 @@ class LabelIndex:
             return [*entities, *class_cands]
         return class_cands or entities
 
-    def _singular(self, key: str, top_k: int) -> list[Candidate]:
-        """Labels a plural names in the singular (`name_forms.singular_key`), as sure as a variant."""
+    def _singular(self, key: str, top_k: int) -> tuple[list[Candidate], list[Candidate]]:
+        """(values, classes) a plural names through its singular (`name_forms.singular_key`), as sure as a variant.
+        A plural names a kind: a value with that label ("comedies": the genre Comedy, which films point at), or the
+        class of a thing with facts of its own ("moons" are satellites, not the Moon, which has an orbit)."""
         singular = singular_key(key, self.stop)
-        return [replace(c, score=min(c.score, SCORE_VARIANT))
-                for c in (self._exact(singular, "", top_k, case=False) if singular else [])]
+        found = self._exact(singular, "", top_k, case=False) if singular else []
+        values = [replace(c, score=min(c.score, SCORE_VARIANT)) for c in found if not self._d.described(c.iri)]
+        kinds = dict.fromkeys(c.classes[0] for c in found if c.classes and self._d.described(c.iri))
+        return values, [Candidate("class", name, None, SCORE_VARIANT) for name in kinds]
 
     def _free_slots(self, entities: list[Candidate], scored: Scored, slots: int) -> list[Candidate]:
         """The best-connected of `scored` not among `entities`, for `slots` free places."""
@@ -294,8 +301,11 @@ class LabelIndex:
         letters = len(key.replace(" ", ""))
         if letters < 5 or ntok > 8:
             return False
-        if ntok == 1:  # one word: only a word no label has (a typo, not another word, not "american cities")
-            typo = letters >= 6 and not folded[i].isdigit() and not self._d.in_vocab(folded[i])
+        if ntok == 1:  # one word: only a word no label has (a typo, not another word, not "american cities"), nor
+            # the plural of one ("gladiators" is no typo of the film Gladiator: `_singular` decides what it names)
+            plural_of = singular_key(folded[i], self.stop)
+            typo = (letters >= 6 and not folded[i].isdigit() and not self._d.in_vocab(folded[i])
+                    and not (plural_of and self._d.in_vocab(plural_of)))
             return typo and not self.places.before_class(ctx, i)
         content = sum(not x and not w.isdigit() for x, w in zip(stop[i:j], folded[i:j]))
         if content == 0:

@@ -41,7 +41,7 @@ from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from kg_adapters.readable import object_noun
+from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import RelationInfo, Schema
 
 from .words import STOP, fold, word_forms
@@ -107,7 +107,7 @@ class NamedRelations:
         for rel in schema.relations:
             readings = [_reading(text) for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))]
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
-            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in rel.words]
+            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
             if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range):
                 measures.add(_TIME)
@@ -115,7 +115,8 @@ class NamedRelations:
                 self._measures[rel.name] = frozenset(measures)
             if any(readings):
                 self._readings[rel.name] = [r for r in readings if r]
-            back = frozenset(form for text in subject_words(rel) for forms, _ in _reading(text) for form in forms)
+            back = frozenset(form for text in one_step(rel, subject_words(rel)) for forms, _ in _reading(text)
+                             for form in forms)
             if back:
                 self._back[rel.name] = back
         self._known = frozenset({form for readings in self._readings.values() for reading in readings
@@ -196,6 +197,21 @@ def subject_words(rel: RelationInfo) -> tuple[str, ...]:
     if rel.reverse_words or not rel.domain or set(rel.domain) != set(rel.range):
         return rel.reverse_words
     return rel.words
+
+
+def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:
+    """The lexicon's `words` that name one step of `rel`: not a word of "grand" made of another word of the
+    relation. A small model or WordNet gives "grandparent" for a parent's subjects and "grandchild" for its objects;
+    English forms them from "parent" and "child", two generations off, and `NamedRelations._corrected` reads them so
+    (the relation walked twice). Kept, the word spelt one step of the relation and left the second unnamed."""
+    own = {w.lower() for w in (rel.label, object_noun(rel.name), *rel.words, *rel.reverse_words)}
+    own |= {singular(w) for w in own}
+
+    def twice(word: str) -> bool:
+        rest = word.lower()[len(GENERATION_PREFIX):]
+        return word.lower().startswith(GENERATION_PREFIX) and (rest in own or singular(rest) in own)
+
+    return tuple(w for w in words if not twice(w))
 
 
 # A compound's head (NamedRelations._head) is this long or more, and what comes before it at least 3 letters

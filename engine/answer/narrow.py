@@ -23,7 +23,7 @@ from kg_adapters.base import KGError
 from kg_adapters.readable import singular
 from kg_adapters.schema import Schema
 
-from .named import GENERATION_PREFIX, subject_words, words_of
+from .named import GENERATION_PREFIX, one_step, subject_words, words_of
 from .usual import incident
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def _end_words(node: Node, schema: Schema) -> set[str]:
     info = schema.relation(rel.name) if isinstance(rel, Relation) else None
     if info is None:
         return set()
-    return {singular(w) for w in (info.words if back else subject_words(info))}
+    return {singular(w) for w in one_step(info, info.words if back else subject_words(info))}
 
 
 def _named_value(step: Join, kind: str, schema: Schema, executor: Executor) -> Node | None:
