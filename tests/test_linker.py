@@ -135,6 +135,17 @@ def test_a_plural_of_one_thing_with_facts_of_its_own_names_its_class(films) -> N
     assert top(index.link("ridley scott gladiator"), "gladiator").label == "Gladiator"
 
 
+def test_a_noun_after_a_superlative_names_the_class_of_one_thing_with_facts_of_its_own(films) -> None:
+    """A superlative ranks the members of a kind: "the longest gladiator" is a film (as "the largest moon of
+    Saturn" is a satellite, not the Moon). A value stays itself ("the best comedy"), and so does an ordinal's
+    noun ("the first gladiator sequel" may be the film's). Before, each linked the film."""
+    _, index = films
+    for question in ("what is the longest gladiator", "which is the most famous gladiator"):
+        assert top(index.link(question), "gladiator") == Candidate("class", "movie", None, 0.85), question
+    assert top(index.link("what is the best comedy"), "comedy").label == "Comedy"
+    assert top(index.link("what was the first gladiator sequel"), "gladiator").label == "Gladiator"
+
+
 def test_fuzzy_typos(films) -> None:
     _, index = films
     linking = index.link("what movies did ridley scot direct")

@@ -23,9 +23,9 @@ How a question is linked (`LabelIndex.link`):
   Fuzzy matching only tries spans of five or more letters that start and end with a content word,
   and a single word only when it is no word of any label (a typo, not a different word).
 * An adjective of place names the place it derives from: "japanese cities", Japan (engine.answer.derive).
-* A plural names what the KG labels in the singular ("comedies": the genre Comedy), as sure as a variant, where
-  that is a value: an entity with no facts of its own. Where it is a thing with facts of its own, the plural names
-  its class: "moons" are satellites, not the Moon (which has an orbit).
+* A plural names what the KG labels in the singular where that is a value ("comedies": the genre Comedy), and
+  otherwise the class of that thing, as a noun after a superlative does: "moons", "the largest moon" are
+  satellites, not the Moon (`kind_words.py`).
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
 * Class words (names and labels of schema classes, their plurals, and with an embedder the
   words that mean one: engine.answer.synonyms) become class mentions.
@@ -54,7 +54,6 @@ import re
 import sqlite3
 import time
 import uuid
-from dataclasses import replace
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
@@ -64,6 +63,7 @@ from kg_adapters.base import KGStore
 from kg_adapters.schema import Schema
 
 from .derive import PlaceAdjectives
+from .kind_words import after_superlative, as_kinds, at_most
 from .label_db import LabelDB, write_index
 from .labels import Scored, cache_name, keep_better, read_labels
 from .mentions import Candidate, Linking, Mention, literal_candidate
@@ -261,6 +261,9 @@ class LabelIndex:
             if not labelled and not any_capital:  # KGs label a kind in the singular: "comedies" names Comedy
                 labelled, kinds = self._singular(key, ctx.top_k)
                 class_cands = class_cands or ([] if labelled else kinds)
+            elif labelled and not any_capital and after_superlative(ctx, i):  # "the largest moon": a satellite
+                labelled, kinds = as_kinds(labelled, self._d.described, SCORE_VARIANT)
+                class_cands = class_cands or ([] if labelled else kinds)
             # keywords yield before the free slots are filled ("Hitchcock": the tag's slot goes to the person)
             # and after (a surname filled in beside the tag "scorsese")
             entities = names_over_keywords(self.places.with_derived(ctx, j, key, labelled), ctx.folded,
@@ -280,14 +283,11 @@ class LabelIndex:
         return class_cands or entities
 
     def _singular(self, key: str, top_k: int) -> tuple[list[Candidate], list[Candidate]]:
-        """(values, classes) a plural names through its singular (`name_forms.singular_key`), as sure as a variant.
-        A plural names a kind: a value with that label ("comedies": the genre Comedy, which films point at), or the
-        class of a thing with facts of its own ("moons" are satellites, not the Moon, which has an orbit)."""
+        """(values, classes) a plural names through its singular (`name_forms.singular_key`), as sure as a variant:
+        a kind (`kind_words`), a value with that label ("comedies": the genre Comedy) or a thing's class."""
         singular = singular_key(key, self.stop)
         found = self._exact(singular, "", top_k, case=False) if singular else []
-        values = [replace(c, score=min(c.score, SCORE_VARIANT)) for c in found if not self._d.described(c.iri)]
-        kinds = dict.fromkeys(c.classes[0] for c in found if c.classes and self._d.described(c.iri))
-        return values, [Candidate("class", name, None, SCORE_VARIANT) for name in kinds]
+        return as_kinds(at_most(found, SCORE_VARIANT), self._d.described, SCORE_VARIANT)
 
     def _free_slots(self, entities: list[Candidate], scored: Scored, slots: int) -> list[Candidate]:
         """The best-connected of `scored` not among `entities`, for `slots` free places."""
