@@ -160,3 +160,22 @@ g:ardo a g:State ; rdfs:label "Ardo" ; g:area 80 ; g:population 9000 .
 def test_an_adjective_before_a_measured_noun_ranks_by_that_noun(small_kg, question: str, expected: dict) -> None:
     named = NamedRelations(small_kg("states.ttl", STATES_TTL).schema).named(question, [])
     assert {name: set(spelling.words) for name, spelling in named.items()} == expected
+
+
+BODIES_TTL = """\
+@prefix g: <http://example.org/g/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+g:Body a rdfs:Class ; rdfs:label "body" .
+g:radius rdfs:label "radius" .
+g:mass rdfs:label "mass" .
+g:io a g:Body ; rdfs:label "Io" ; g:radius 1821 ; g:mass 893 .
+g:europa a g:Body ; rdfs:label "Europa" ; g:radius 1560 ; g:mass 480 .
+"""
+
+
+@pytest.mark.parametrize("question", ["which body is the largest?", "which bodies are bigger than Europa?"])
+def test_the_size_of_a_round_thing_is_its_radius(small_kg, question: str) -> None:
+    """"The largest moon of X" ranks by a radius where a KG holds no area: a size is a radius or a diameter too
+    (before, no relation was named, and the made-up science KG ranked moons by nothing it was asked)."""
+    named = NamedRelations(small_kg("bodies.ttl", BODIES_TTL).schema).named(question, [])
+    assert set(named) == {"radius"} and named["radius"].by_dimension

@@ -78,7 +78,9 @@ class Spelling:
 # relation holds the dimension is read from the KG's own labels and lexicon. The rankings ("smallest" goes down)
 # are `degree.py`'s; this says only which attribute a ranking's adjective names.
 DIMENSIONS = {
-    ("large", "big", "small", "little", "tiny", "huge", "vast"): ("size", "area", "extent", "surface"),
+    # the size of a round thing is its radius or diameter ("the largest moon of X", "bigger than X")
+    ("large", "big", "small", "little", "tiny", "huge", "vast"): ("size", "area", "extent", "surface", "radius",
+                                                                  "diameter", "volume"),
     ("high", "tall", "low"): ("height", "elevation", "altitude"),
     ("long", "short"): ("length",),
     ("heavy", "light"): ("weight", "mass"),
