@@ -140,42 +140,31 @@ def test_adjectives_of_time_name_the_relations_that_hold_years_or_dates(small_kg
     assert {name: set(spelling.words) for name, spelling in named.items()} == expected
 
 
-STATES_TTL = """\
-@prefix g: <http://example.org/g/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-g:State a rdfs:Class ; rdfs:label "state" .
-g:area rdfs:label "area" .
-g:population rdfs:label "population" .
-g:nova a g:State ; rdfs:label "Nova" ; g:area 120 ; g:population 5000 .
-g:ardo a g:State ; rdfs:label "Ardo" ; g:area 80 ; g:population 9000 .
-"""
+def _measured(noun: str, values: dict[str, tuple[int, int]]) -> str:
+    """A Turtle KG of one class and two members, each with a number for each relation of `values`."""
+    lines = ["@prefix g: <http://example.org/g/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             f'g:C a rdfs:Class ; rdfs:label "{noun}" .', *(f'g:{rel} rdfs:label "{rel}" .' for rel in values)]
+    for i, name in enumerate(("Nova", "Ardo")):
+        facts = " ; ".join(f"g:{rel} {pair[i]}" for rel, pair in values.items())
+        lines.append(f'g:{name.lower()} a g:C ; rdfs:label "{name}" ; {facts} .')
+    return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("question, expected", [
+STATES_TTL = _measured("state", {"area": (120, 80), "population": (5000, 9000)})
+# no area: "the largest moon of X" ranks by a radius, as a size is a radius or a diameter too (before, no relation
+# was named, and the made-up science KG ranked moons by nothing it was asked)
+BODIES_TTL = _measured("body", {"radius": (1821, 1560), "mass": (893, 480)})
+
+
+@pytest.mark.parametrize("ttl, question, expected", [
     # an adjective of dimension before a noun of a relation to numbers measures that noun, not its own dimension
-    ("which state has the largest population?", {"population": {"population"}}),
-    ("which state is the largest?", {"area": {"largest"}}),
-    ("which state has the largest area?", {"area": {"area"}}),
+    (STATES_TTL, "which state has the largest population?", {"population": {"population"}}),
+    (STATES_TTL, "which state is the largest?", {"area": {"largest"}}),
+    (STATES_TTL, "which state has the largest area?", {"area": {"area"}}),
+    (BODIES_TTL, "which body is the largest?", {"radius": {"largest"}}),
+    (BODIES_TTL, "which bodies are bigger than Ardo?", {"radius": {"bigger"}}),
 ])
-def test_an_adjective_before_a_measured_noun_ranks_by_that_noun(small_kg, question: str, expected: dict) -> None:
-    named = NamedRelations(small_kg("states.ttl", STATES_TTL).schema).named(question, [])
+def test_an_adjective_of_dimension_names_the_relation_that_measures_it(small_kg, ttl: str, question: str,
+                                                                       expected: dict) -> None:
+    named = NamedRelations(small_kg("measured.ttl", ttl).schema).named(question, [])
     assert {name: set(spelling.words) for name, spelling in named.items()} == expected
-
-
-BODIES_TTL = """\
-@prefix g: <http://example.org/g/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-g:Body a rdfs:Class ; rdfs:label "body" .
-g:radius rdfs:label "radius" .
-g:mass rdfs:label "mass" .
-g:io a g:Body ; rdfs:label "Io" ; g:radius 1821 ; g:mass 893 .
-g:europa a g:Body ; rdfs:label "Europa" ; g:radius 1560 ; g:mass 480 .
-"""
-
-
-@pytest.mark.parametrize("question", ["which body is the largest?", "which bodies are bigger than Europa?"])
-def test_the_size_of_a_round_thing_is_its_radius(small_kg, question: str) -> None:
-    """"The largest moon of X" ranks by a radius where a KG holds no area: a size is a radius or a diameter too
-    (before, no relation was named, and the made-up science KG ranked moons by nothing it was asked)."""
-    named = NamedRelations(small_kg("bodies.ttl", BODIES_TTL).schema).named(question, [])
-    assert set(named) == {"radius"} and named["radius"].by_dimension
