@@ -205,3 +205,25 @@ def test_a_query_stopped_at_its_deadline_drops_its_results_on_its_own_thread(fil
     finally:
         sys.unraisablehook = hook
     assert [str(c.exc_value) for c in caught] == []
+
+
+MOONS = """@prefix : <http://example.org/moons/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+:Moon a rdfs:Class ; rdfs:label "moon" .
+:discovered rdfs:label "discovered" .
+:io a :Moon ; rdfs:label "Io" ; :discovered "1610"^^xsd:gYear .
+:mimas a :Moon ; rdfs:label "Mimas" ; :discovered "1789"^^xsd:gYear .
+"""
+
+
+@pytest.mark.parametrize("program, expected", [
+    ("(lt discovered 1700)", "Io"),
+    ("(JOIN discovered 1789)", "Mimas"),
+    ("(ARGMIN Moon discovered)", "Io"),
+])
+def test_a_year_is_matched_and_compared_with_xsd_gyear_values(small_kg, program: str, expected: str) -> None:
+    """A whole number equals or compares with no xsd:gYear value in SPARQL: "which moons were discovered before
+    1700?" had no answer on a made-up science KG, whose years are typed so. It is read as a year, as against dates."""
+    kg = small_kg("moons.ttl", MOONS)
+    assert answers_text(kg.executor.execute(program)) == expected
