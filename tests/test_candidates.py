@@ -309,3 +309,26 @@ def test_a_ranking_by_the_value_asked_for_reads_that_value_in_the_same_step(geo,
     # no value is asked for: the ranking alone
     other = _reader(geo, config, embedder).read("which country in Europe became independent first?")
     assert not any(text.startswith("(JOIN (R independence) (ARGM") for text in _extended(geo, config, other, cand))
+
+
+BODIES_TTL = """\
+@prefix g: <http://example.org/g/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+g:Moon a rdfs:Class ; rdfs:label "moon" .
+g:radius rdfs:label "radius" .
+g:discovered rdfs:label "discovered" .
+g:io a g:Moon ; rdfs:label "Io" ; g:radius 1821 ; g:discovered "1610"^^xsd:gYear .
+g:mimas a g:Moon ; rdfs:label "Mimas" ; g:radius 198 ; g:discovered "1789"^^xsd:gYear .
+"""
+
+
+@pytest.mark.parametrize("question, timed", [("which moons were discovered before 1700?", True),
+                                             ("which moons have a radius under 1700?", False)])
+def test_a_comparison_in_time_compares_a_year_or_a_date(small_kg, config, embedder, question, timed) -> None:
+    """ "before 1700" compares a point in time: a made-up science KG answered "which moons were discovered before
+    1700?" with the moons whose radius is under 1700 (`degree.in_time`). Without a word of time both are built."""
+    kg = small_kg("bodies.ttl", BODIES_TTL)
+    built = {c.text for c in Enumerator(kg, config).first(_reader(kg, config, embedder).read(question))}
+    assert "(lt discovered 1700)" in built
+    assert ("(lt radius 1700)" in built) is not timed

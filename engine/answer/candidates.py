@@ -52,7 +52,7 @@ from kg_adapters.readable import relation_label
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import counted_classes
-from .degree import comparatives, lasting, ranks_by_count
+from .degree import comparatives, in_time, lasting, ranks_by_count
 from .question import Anchor, Question
 from .search import ProgramCandidate
 from .usual import UsualTies, incident
@@ -237,14 +237,15 @@ def _compared_ways(q: Question, mention: int) -> tuple[str, ...]:
 
 
 def _comparisons_from_literal(en: Enumerator, q: Question, anchor: Anchor) -> Built:
-    """Things whose numeric relation equals, or compares with, the literal."""
+    """Things whose numeric relation equals, or compares with, the literal; compared in time ("before 1700") over
+    a year or a date only, where one fits (`degree.in_time`)."""
     node, anchors = anchor.node, frozenset({anchor.mention})
-    for info in en.numeric:
-        if not _literal_fits(node, en.schema.literal_kind(info)):
-            continue
+    fitting = [info for info in en.numeric if _literal_fits(node, en.schema.literal_kind(info))]
+    timed = in_time(q.text) and any(en.schema.literal_kind(info) in TIME_KINDS for info in fitting)
+    for info in fitting:
         rel = Relation(info.name)
         yield en.typed(Join(rel, node), anchors)
-        for op in q.comparatives:
+        for op in q.comparatives if not timed or en.schema.literal_kind(info) in TIME_KINDS else ():
             yield en.typed(Compare(op, rel, node), anchors)
 
 

@@ -35,6 +35,8 @@ _UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|young
                       r"heaviest|widest|deepest|fastest|farthest|furthest)\b", re.IGNORECASE)
 _DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first|lightest|narrowest|"
                         r"shallowest|slowest|closest|nearest)\b", re.IGNORECASE)
+# Comparatives of time: "discovered before 1700", "hired after 2019" compare a point in time, never an amount
+_IN_TIME = re.compile(r"\b(before|after|since|until|till|earlier|later|prior to)\b", re.IGNORECASE)
 # A length asked of a point in time is the time since it: "who has been with us the longest", "the shortest-serving"
 # rank by a start date, the longest the earliest (candidates.py turns the ranking round on dates and years).
 _LASTING = re.compile(r"\b(long|short)(er|est)\b", re.IGNORECASE)
@@ -71,6 +73,12 @@ def comparatives(text: str) -> tuple[str, ...]:
     if up != down:
         return ("gt", "ge") if up else ("lt", "le")
     return ("lt", "le", "gt", "ge") if up else ()
+
+
+def in_time(text: str) -> bool:
+    """Whether the question compares in time ("before 1700", "since 2019"): a year there is a point in time, which
+    a radius or a population is not, though its number may be one."""
+    return bool(_IN_TIME.search(text))
 
 
 def rankings(text: str) -> tuple[str, ...]:
