@@ -144,6 +144,12 @@ class Schema:
         target = self.class_(relation.range[0]) if relation.range else None
         return target.kind if target else "entity"
 
+    def holds_points_in_time(self, relation: RelationInfo) -> bool:
+        """Whether the relation holds dates, or years typed xsd:gYear: a whole number there names a year ("hired
+        after 2020"), which no such value equals as a number does."""
+        target = self.class_(relation.range[0]) if relation.range else None
+        return target is not None and (target.kind == "date" or target.datatype == XSD + "gYear")
+
     # ------------------------------------------------------------ persistence
     def to_json(self) -> str:
         return json.dumps(

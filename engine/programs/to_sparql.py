@@ -1,19 +1,21 @@
 """Compile a program to one SPARQL 1.1 SELECT.
 
-Each set-valued node becomes graph patterns that bind one variable to the members of its set; the rules live in
-one table, `RULES`, keyed by node class. Every IRI and literal goes through `iri()` / `string()`
-(engine/programs/terms.py) so that no label can inject SPARQL.
+Each set-valued node becomes graph patterns that bind one variable to the members
+of its set; the rules live in one table, `RULES`, keyed by node class. Every IRI
+and literal goes through `iri()` / `string()` (engine/programs/terms.py) so that no
+label can inject SPARQL.
 
-Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in superlatives, and the program's own
-entities never among its answers. A walk also never passes back through them (it may stay on one over a
-self-loop): in "actors in films by the director of X", the films are the director's other films, not X again
-(MetaQA's answers read multi-hop questions this way; see `_not_own`). Entities written as members rather than
-anchors (the operands of OR, the entity IN asks about) are exempt: "which is bigger, Brazil or Argentina" must be
-able to answer Brazil.
+Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in
+superlatives, and the program's own entities never among its answers. A walk
+also never passes back through them (it may stay on one over a self-loop): in "actors in films by the director of X",
+the films are the director's other films, not X again (MetaQA's answers read
+multi-hop questions this way; see `_not_own`). Entities written as members
+rather than anchors (the operands of OR, the entity IN asks about) are exempt:
+"which is bigger, Brazil or Argentina" must be able to answer Brazil.
 
-Programs that are not sets (COUNT, IN, SUM, AVG) get their SELECT from `QUERIES`. The SPARQL runs unchanged on
-pyoxigraph and on Virtuoso 7.2, whose quirks shape a few rules (le/ge spelled out, no VALUES in a UNION branch or
-pinning NOT EXISTS' variable).
+Programs that are not sets (COUNT, IN, SUM, AVG) get their SELECT from `QUERIES`.
+The SPARQL runs unchanged on pyoxigraph and on Virtuoso 7.2, whose quirks shape a few
+rules (le/ge spelled out, no VALUES in a UNION branch or pinning NOT EXISTS' variable).
 """
 
 from __future__ import annotations
@@ -304,11 +306,9 @@ def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
 
 
 def _year_of_a_date(rel: Node, value: Node, ctx: _Context) -> int | None:
-    """A whole number's year against dates or xsd:gYear values, no integers: "after 2020", "found before 1700"."""
-    info = relation_info(rel, ctx.schema) if isinstance(rel, Relation) else None
-    types = [getattr(ctx.schema.class_(name), "datatype", None) for name in info.range] if info else []
-    kinds = {ctx.schema.literal_kind(info), *types} if info else set()
-    return calendar_year(value) if kinds & {"date", XSD + "gYear"} else None
+    """The year a whole number names against dates or xsd:gYear values: "after 2020", "found before 1700"."""
+    dated = isinstance(rel, Relation) and ctx.schema.holds_points_in_time(relation_info(rel, ctx.schema))
+    return calendar_year(value) if dated else None
 
 
 def _test(op: str, value: str, bound: str) -> str:
