@@ -414,8 +414,8 @@ def _superlatives(en: Enumerator, q: Question, cand: ProgramCandidate, partners:
 
 def _ranked_value(en: Enumerator, q: Question, ranked: ProgramCandidate | None, path: Node) -> Built:
     """The ranked member's own value of what ranks it, where the question asks for a value of that kind: "when did
-    the first mission to Mercury launch?" is the launch date of the earliest launched. Built with the ranking: a
-    step later the ranking, which answers with missions, was no longer among the best (a made-up science KG)."""
+    the first <noun> <verb>?" is the date of the earliest by that date. Built with the ranking: a step later the
+    ranking, which answers with the members, was no longer among the best (a made-up KG)."""
     info = en.schema.relation(path.name) if ranked is not None and isinstance(path, Relation) else None
     if info is not None and en.schema.literal_kind(info) in q.asked_types:
         yield en.typed(Join(Reverse(path), ranked.program), ranked.anchors, parent=ranked)

@@ -35,7 +35,7 @@ _UP_MOST = re.compile(r"\b(largest|biggest|greatest|highest|longest|newest|young
                       r"heaviest|widest|deepest|fastest|farthest|furthest)\b", re.IGNORECASE)
 _DOWN_MOST = re.compile(r"\b(smallest|lowest|shortest|oldest|earliest|least|fewest|first|lightest|narrowest|"
                         r"shallowest|slowest|closest|nearest)\b", re.IGNORECASE)
-# Comparatives of time: "discovered before 1700", "hired after 2019" compare a point in time, never an amount
+# Comparatives of time: "<verb> before 1700", "<verb> after 2019" compare a point in time, never an amount
 _IN_TIME = re.compile(r"\b(before|after|since|until|till|earlier|later|prior to)\b", re.IGNORECASE)
 # A length asked of a point in time is the time since it: "who has been with us the longest", "the shortest-serving"
 # rank by a start date, the longest the earliest (candidates.py turns the ranking round on dates and years).
@@ -77,7 +77,7 @@ def comparatives(text: str) -> tuple[str, ...]:
 
 def in_time(text: str) -> bool:
     """Whether the question compares in time ("before 1700", "since 2019"): a year there is a point in time, which
-    a radius or a population is not, though its number may be one."""
+    an amount is not, though its number may be one."""
     return bool(_IN_TIME.search(text))
 
 

@@ -1,12 +1,13 @@
 """Words that name a kind of thing where a KG labels one thing with the same noun.
 
-A KG may label one thing with the noun of its kind: the Moon is a satellite, yet "moons" are satellites and "the
-largest moon of Saturn" is one of them. English grammar says where such a noun names the kind: in the plural, and
-after a superlative adjective, which ranks the members of a kind ("the largest moon"; not an ordinal: "the first
-moon landing" may be the Moon's). There the word names the thing's class, as a class word would.
+A KG may label one member of a class with the common noun of its kind: a thing labelled "<Noun>" of class C, while
+"<noun>s" are members of C and "the largest <noun> of X" is one of them. English grammar says where such a noun
+names the kind: in the plural, and after a superlative adjective, which ranks the members of a kind (not after an
+ordinal: "the first <noun> <other noun>" may be the thing's own). There the word names the thing's class, as a
+class word would.
 
-A value labelled so is the kind itself: the genre "Comedy", which films point at and which has no facts of its own,
-is what "comedies" and "the best comedy" name. What tells the two apart is whether the entity has facts of its own
+A value labelled so is the kind itself: a tag or a category that things point at, with no facts of its own, is
+what "<noun>s" and "the best <noun>" name. What tells the two apart is whether the entity has facts of its own
 (`labels.Entity.described`): a value is only pointed at.
 """
 
@@ -19,7 +20,7 @@ from .degree import ORDINAL_SUPERLATIVES, QUANTITY_SUPERLATIVES, is_superlative
 from .mentions import Candidate
 from .words import QuestionTokens
 
-# "the most distant moon": a superlative of two words stands this far before the noun
+# "the most <adjective> <noun>": a superlative of two words stands this far before the noun
 _TWO_WORD_SUPERLATIVES = ("most", "least")
 
 
@@ -37,9 +38,9 @@ def as_kinds(found: list[Candidate], described: Callable[[str | None], bool],
              score: float) -> tuple[list[Candidate], list[Candidate]]:
     """(values, classes): the entities of `found` that have no facts of their own, and the first class of each
     one that has, as class candidates with `score`."""
-    values = [c for c in found if not described(c.iri)]
-    classes = dict.fromkeys(c.classes[0] for c in found if c.classes and described(c.iri))
-    return values, [Candidate("class", name, None, score) for name in classes]
+    things = {c.iri for c in found if described(c.iri)}
+    classes = dict.fromkeys(c.classes[0] for c in found if c.classes and c.iri in things)
+    return [c for c in found if c.iri not in things], [Candidate("class", name, None, score) for name in classes]
 
 
 def at_most(found: list[Candidate], score: float) -> list[Candidate]:

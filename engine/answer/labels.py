@@ -59,8 +59,8 @@ class Entity:
     classes: tuple[str, ...]
     degree: int  # triples it is part of (a tie-breaker)
     labels: tuple[str, ...]  # non-empty
-    # the subject of a schema relation: a thing with facts of its own, not only a value others point at (a genre,
-    # a tag). A plural names only the latter ("comedies": the genre Comedy; "moons" is no name of the Moon)
+    # the subject of a schema relation: a thing with facts of its own, not only a value others point at (a tag, a
+    # category). A plural names the value itself, but only the class of such a thing (engine.answer.kind_words)
     described: bool = False
 
 

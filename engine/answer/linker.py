@@ -23,9 +23,9 @@ How a question is linked (`LabelIndex.link`):
   Fuzzy matching only tries spans of five or more letters that start and end with a content word,
   and a single word only when it is no word of any label (a typo, not a different word).
 * An adjective of place names the place it derives from: "japanese cities", Japan (engine.answer.derive).
-* A plural names what the KG labels in the singular where that is a value ("comedies": the genre Comedy), and
-  otherwise the class of that thing, as a noun after a superlative does: "moons", "the largest moon" are
-  satellites, not the Moon (`kind_words.py`).
+* A plural names what the KG labels in the singular where that is a value (a tag or category), and otherwise the
+  class of that thing, as a noun after a superlative does: "<noun>s", "the largest <noun>" are members of the class
+  of the thing labelled "<Noun>", not that thing (`kind_words.py`).
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
 * Class words (names and labels of schema classes, their plurals, and with an embedder the
   words that mean one: engine.answer.synonyms) become class mentions.
@@ -261,7 +261,7 @@ class LabelIndex:
             if not labelled and not any_capital:  # KGs label a kind in the singular: "comedies" names Comedy
                 labelled, kinds = self._singular(key, ctx.top_k)
                 class_cands = class_cands or ([] if labelled else kinds)
-            elif labelled and not any_capital and after_superlative(ctx, i):  # "the largest moon": a satellite
+            elif labelled and not any_capital and after_superlative(ctx, i):  # "the largest <noun>": its class
                 labelled, kinds = as_kinds(labelled, self._d.described, SCORE_VARIANT)
                 class_cands = class_cands or ([] if labelled else kinds)
             # keywords yield before the free slots are filled ("Hitchcock": the tag's slot goes to the person)
@@ -284,7 +284,7 @@ class LabelIndex:
 
     def _singular(self, key: str, top_k: int) -> tuple[list[Candidate], list[Candidate]]:
         """(values, classes) a plural names through its singular (`name_forms.singular_key`), as sure as a variant:
-        a kind (`kind_words`), a value with that label ("comedies": the genre Comedy) or a thing's class."""
+        a kind (`kind_words`): a value with that label, or the class of a thing with facts of its own."""
         singular = singular_key(key, self.stop)
         found = self._exact(singular, "", top_k, case=False) if singular else []
         return as_kinds(at_most(found, SCORE_VARIANT), self._d.described, SCORE_VARIANT)
@@ -301,11 +301,10 @@ class LabelIndex:
         letters = len(key.replace(" ", ""))
         if letters < 5 or ntok > 8:
             return False
-        if ntok == 1:  # one word: only a word no label has (a typo, not another word, not "american cities"), nor
-            # the plural of one ("gladiators" is no typo of the film Gladiator: `_singular` decides what it names)
-            plural_of = singular_key(folded[i], self.stop)
+        if ntok == 1:  # one word: only a word no label has (a typo, not another word, not "<adjective> <noun>s"),
+            # nor the plural of one ("<label>s" is no typo of "<label>": `_singular` decides what it names)
             typo = (letters >= 6 and not folded[i].isdigit() and not self._d.in_vocab(folded[i])
-                    and not (plural_of and self._d.in_vocab(plural_of)))
+                    and not ((plural_of := singular_key(folded[i], self.stop)) and self._d.in_vocab(plural_of)))
             return typo and not self.places.before_class(ctx, i)
         content = sum(not x and not w.isdigit() for x, w in zip(stop[i:j], folded[i:j]))
         if content == 0:

@@ -78,7 +78,7 @@ class Spelling:
 # relation holds the dimension is read from the KG's own labels and lexicon. The rankings ("smallest" goes down)
 # are `degree.py`'s; this says only which attribute a ranking's adjective names.
 DIMENSIONS = {
-    # the size of a round thing is its radius or diameter ("the largest moon of X", "bigger than X")
+    # the size of a round thing is its radius or diameter ("the largest <noun> of X", "bigger than X")
     ("large", "big", "small", "little", "tiny", "huge", "vast"): ("size", "area", "extent", "surface", "radius",
                                                                   "diameter", "volume"),
     ("high", "tall", "low"): ("height", "elevation", "altitude"),
@@ -203,9 +203,9 @@ def subject_words(rel: RelationInfo) -> tuple[str, ...]:
 
 def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:
     """The lexicon's `words` that name one step of `rel`: not a word of "grand" made of another word of the
-    relation. A small model or WordNet gives "grandparent" for a parent's subjects and "grandchild" for its objects;
-    English forms them from "parent" and "child", two generations off, and `NamedRelations._corrected` reads them so
-    (the relation walked twice). Kept, the word spelt one step of the relation and left the second unnamed."""
+    relation. A small model or WordNet gives "grand<word>" for an end of a relation whose words hold "<word>";
+    English forms it from "<word>", two generations off, and `NamedRelations._corrected` reads it so (the relation
+    walked twice). Kept, the word spelt one step of the relation and left the second unnamed."""
     own = {w.lower() for w in (rel.label, object_noun(rel.name), *rel.words, *rel.reverse_words)}
     own |= {singular(w) for w in own}
 
