@@ -27,10 +27,29 @@ def to_extend(question: Question, search: Search, best: list[ProgramCandidate], 
     built walked both "release" and "starred"."""
     todo = [c for c in best if c.program not in search.expanded and is_set(c.program)]
     names = unheard(question, search, best)
+    names += unranked(question, search, todo + names)
     if todo or reached(question, search):
         return todo + names
     return [c for c in sorted(fresh, key=best_order) if c.program not in search.expanded
             and is_set(c.program)][: max(1, beam)] + names
+
+
+def unranked(question: Question, search: Search, chosen: list[ProgramCandidate]) -> list[ProgramCandidate]:
+    """Where the question asks for things of a class under an operator (a ranking, a comparison, a negation ...)
+    and nothing built yet answers so: the best kept reading that answers with those things and no step has
+    extended, so that the operator is built over it.
+
+    The 0.5B scorer prefers a one-hop reading that walks to a number of the named entity: "what is the largest
+    <noun> of X" kept (JOIN <relation> X), the only reading answering with <noun>s, in step 1, but left it out of
+    the best set, which held X's own radius and mass, so its ranking was never built."""
+    asked = question.asked_types
+    if not asked or not asks_operator(question) or question.asks_count or question.asks_yes_no:
+        return []
+    if any(fits_asked(question, c) for c in search.scored if c.execution is not None):
+        return []
+    taken = search.expanded | {c.program for c in chosen}
+    within = [c for c in search.pool if c.types and c.types <= asked and is_set(c.program) and c.program not in taken]
+    return [min(within, key=best_order)] if within else []
 
 
 def unheard(question: Question, search: Search, best: list[ProgramCandidate]) -> list[ProgramCandidate]:

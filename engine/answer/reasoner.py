@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 67: a plural or a noun after a superlative names a value or a thing's class; a lexicon's "grand" word
-# is two steps; a size may be a radius; "before 1700" compares a time. 66: "which <word> <class noun>" asks for the
-# class; a yes/no word alone starts a search; "closest" ranks down; "the longest" ranks by no count.
-REASONER_VERSION = 67
+# version). 68: where nothing built answers under the asked operator, the best kept reading of the asked class is
+# extended too. 67: a plural or a noun after a superlative names a value or a thing's class; a lexicon's "grand"
+# word is two steps; a size may be a radius; "before 1700" compares a time.
+REASONER_VERSION = 68
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
