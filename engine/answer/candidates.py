@@ -501,7 +501,10 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
     """(AND S (NOT T)) with T another kept candidate, where the question has a negation. Where names follow
     the negation word, T stands on them and S does not ("next to Brazil, not Spanish-speaking"); where none
     does, T may stand on S's own mention over another relation ("films X directed but did not act in" is
-    (AND (JOIN directed_by X) (NOT (JOIN starred_actors X))))."""
+    (AND (JOIN directed_by X) (NOT (JOIN starred_actors X)))). Where no name follows it, the class asked for less
+    the candidate's members too: "which <noun>s have never won an award" is (AND <Noun> (NOT (JOIN won Award))),
+    and no kept partner stands for the class by then (a made-up music KG had answered with the awards).
+    Only for a reading on no name: a name's own readings have partners of their own."""
     if not q.asks_negation:
         return
     for other in partners:
@@ -513,6 +516,10 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
             continue  # the same relations from the same name remove nothing a reading would
         if cand.keys & other.keys and cand.keys - other.keys:
             yield en.typed(And(cand.program, Not(other.program)), cand.anchors | other.anchors, parent=cand)
+    negative = any(isinstance(node, Not) for node in walk(cand.program))
+    if not cand.anchors and not isinstance(cand.program, Class) and cand.types and not negative:
+        for name in sorted(q.asked_types & cand.types):  # "which <noun>s have never <verb>ed a <thing>"
+            yield en.typed(And(Class(name), Not(cand.program)), cand.anchors)
     for anchor in q.anchors:  # "time zones of Spanish cities other than Europe/Madrid": one named member less
         node = anchor.node
         if anchor.mention in q.negated and isinstance(node, Entity) and node.iri in cand.keys and len(cand.keys) > 1:

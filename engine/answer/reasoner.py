@@ -59,8 +59,8 @@ log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
 # version). 68: where nothing built answers under the asked operator, the best kept reading of the asked class is
-# extended too. 67: a plural or a noun after a superlative names a value or a thing's class; a lexicon's "grand"
-# word is two steps; a size may be a radius; "before 1700" compares a time.
+# extended too; "which <noun>s have no <thing>" is the class less a reading on no name. 67: a plural or a noun after
+# a superlative names a value or a thing's class; a lexicon's "grand" word is two steps; a size may be a radius.
 REASONER_VERSION = 68
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
