@@ -433,3 +433,40 @@ def test_a_broken_index_file_is_written_again(tmp_path: Path) -> None:
     again = LabelIndex.build(kg.store, kg.schema, tmp_path)
     assert len(again) == len(first) and top(again.link("where is lyon"), "lyon").label == "Lyon"
     kg.close()
+
+
+# ------------------------------------------------------------------ the head noun of a compound class label
+LABELS_TTL = """\
+@prefix m: <http://example.org/music/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+m:Band a rdfs:Class ; rdfs:label "band" .
+m:RecordLabel a rdfs:Class ; rdfs:label "record label" .
+m:Venue a rdfs:Class ; rdfs:label "concert hall" .
+m:Hall a rdfs:Class ; rdfs:label "hall" .
+m:Show a rdfs:Class ; rdfs:label "thing with date" .
+m:signed_to rdfs:label "signed to" ; rdfs:domain m:Band ; rdfs:range m:RecordLabel .
+m:date rdfs:label "date" .
+m:glass a m:Band ; rdfs:label "Glass Harbour" ; m:signed_to m:kite .
+m:kite a m:RecordLabel ; rdfs:label "Paper Kite Music" .
+"""
+
+
+def test_the_head_noun_of_a_compound_class_label_names_the_class(tmp_path) -> None:
+    """ "which label is X on?" asks for a `record label` (a made-up music KG found no class in it). Not where the
+    head is another class's own word ("hall"), nor in a label that is no compound ("thing with date")."""
+    from engine.answer.words import class_words
+
+    (tmp_path / "music.ttl").write_text(LABELS_TTL)
+    kg = KnowledgeGraph.open(str(tmp_path / "music.ttl"), ScoutConfig(cache_dir=str(tmp_path / "cache")))
+    try:
+        words = class_words(kg.schema)
+        index = LabelIndex.build(kg.store, kg.schema, tmp_path, Embedder.load())
+        linking = index.link("what label is Glass Harbour on?")
+    finally:
+        kg.close()
+    names = {c.name for c in kg.schema.classes}
+    label_class = next(n for n in names if n.lower().endswith("recordlabel"))
+    assert words["label"] == [label_class] and words["labels"] == [label_class]
+    assert words["hall"] == [next(n for n in names if n.lower().endswith("hall"))]
+    assert "date" not in words
+    assert linking.classes == (label_class,)

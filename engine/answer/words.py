@@ -152,7 +152,26 @@ def class_words(schema: Schema) -> dict[str, list[str]]:
             for form in {base, " ".join(words[:-1] + [_plural(words[-1])])}:
                 if info.name not in class_words[form]:
                     class_words[form].append(info.name)
-    return dict(class_words)
+    return {**_heads(schema, class_words), **class_words}
+
+
+def _heads(schema: Schema, class_words: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The head noun of a compound class label, and its plural, where it names no other class and spells no
+    relation: "which label is X on?" asks for a `record label` (a made-up music KG found no class in it). English
+    compounds put their head last; a label with a function word in it ("thing with genre") is no compound."""
+    relation_words = {w for r in schema.relations for text in (r.label, r.name.replace("_", " "))
+                      for w in normalise(text).split()}
+    heads: dict[str, set[str]] = defaultdict(set)
+    for info in schema.classes:
+        words = normalise(info.label).split()
+        if len(words) >= 2 and not any(w in STOP for w in words) and words[-1] not in relation_words:
+            heads[words[-1]].add(info.name)
+    out = {}
+    for head, names in heads.items():
+        forms = {head, _plural(head)}
+        if len(names) == 1 and not any(form in class_words for form in forms):
+            out.update({form: sorted(names) for form in forms})
+    return out
 
 
 @dataclass
