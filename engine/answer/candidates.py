@@ -503,8 +503,8 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
     does, T may stand on S's own mention over another relation ("films X directed but did not act in" is
     (AND (JOIN directed_by X) (NOT (JOIN starred_actors X)))). Where no name follows it, the class asked for less
     the candidate's members too: "which <noun>s have never won an award" is (AND <Noun> (NOT (JOIN won Award))),
-    and no kept partner stands for the class by then (a made-up music KG had answered with the awards).
-    Only for a reading on no name: a name's own readings have partners of their own."""
+    and no kept partner stands for the class by then (a made-up music KG had answered with the awards): only for a
+    reading one step to a class the question names (`_to_a_named_class`)."""
     if not q.asks_negation:
         return
     for other in partners:
@@ -516,14 +516,22 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
             continue  # the same relations from the same name remove nothing a reading would
         if cand.keys & other.keys and cand.keys - other.keys:
             yield en.typed(And(cand.program, Not(other.program)), cand.anchors | other.anchors, parent=cand)
-    negative = any(isinstance(node, Not) for node in walk(cand.program))
-    if not cand.anchors and not isinstance(cand.program, Class) and cand.types and not negative:
-        for name in sorted(q.asked_types & cand.types):  # "which <noun>s have never <verb>ed a <thing>"
+    if _to_a_named_class(q, cand):  # "which <noun>s have never <verb>ed a <thing>"
+        for name in sorted(q.asked_types & (cand.types or frozenset())):
             yield en.typed(And(Class(name), Not(cand.program)), cand.anchors)
     for anchor in q.anchors:  # "time zones of Spanish cities other than Europe/Madrid": one named member less
         node = anchor.node
         if anchor.mention in q.negated and isinstance(node, Entity) and node.iri in cand.keys and len(cand.keys) > 1:
             yield en.typed(And(cand.program, Not(node)), cand.anchors | {anchor.mention}, parent=cand)
+
+
+def _to_a_named_class(q: Question, cand: ProgramCandidate) -> bool:
+    """Whether the candidate is one step to a class the question names, (JOIN r <Thing>): what "no <thing>" and "any
+    <thing>" deny. A longer reading denied answered "which planets have no rings?" with a walk nobody asked for, and
+    a yes/no value says its own denial ("without rings" is (JOIN rings false))."""
+    program = cand.program
+    return (not cand.anchors and isinstance(program, Join) and isinstance(program.arg, Class)
+            and program.arg.name in q.classes)
 
 
 def _flagged(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[ProgramCandidate]) -> Built:
