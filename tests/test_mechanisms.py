@@ -477,3 +477,6 @@ def test_a_class_less_the_things_a_reading_on_no_name_finds(sky_reasoner: Reason
     reading was extended, so no NOT was built."""
     result = sky_reasoner.answer("which planets have no moons?")
     assert [a.label for a in result.answers] == ["Venus"], result.program
+    # a yes/no value says its own denial: no (AND Planet (NOT ...)) of a longer walk (the science probe's did)
+    result = sky_reasoner.answer("which planets have no rings?")
+    assert {a.label for a in result.answers} == {"Venus", "Earth", "Mars"}, result.program
