@@ -502,9 +502,9 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
     the negation word, T stands on them and S does not ("next to Brazil, not Spanish-speaking"); where none
     does, T may stand on S's own mention over another relation ("films X directed but did not act in" is
     (AND (JOIN directed_by X) (NOT (JOIN starred_actors X)))). Where no name follows it, the class asked for less
-    the candidate's members too: "which <noun>s have never won an award" is (AND <Noun> (NOT (JOIN won Award))),
-    and no kept partner stands for the class by then (a made-up music KG had answered with the awards): only for a
-    reading one step to a class the question names (`_to_a_named_class`)."""
+    the candidate's members too: "which <noun>s have never <verb>ed a <thing>" is (AND <Noun> (NOT (JOIN <verb>
+    <Thing>))), and no kept partner stands for the class by then (a made-up KG had answered with the <thing>s): only
+    for a reading one step to a class the question names (`_to_a_named_class`)."""
     if not q.asks_negation:
         return
     for other in partners:
@@ -527,8 +527,8 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
 
 def _to_a_named_class(q: Question, cand: ProgramCandidate) -> bool:
     """Whether the candidate is one step to a class the question names, (JOIN r <Thing>): what "no <thing>" and "any
-    <thing>" deny. A longer reading denied answered "which planets have no rings?" with a walk nobody asked for, and
-    a yes/no value says its own denial ("without rings" is (JOIN rings false))."""
+    <thing>" deny. A longer reading denied answered "which <noun>s have no <yes/no word>?" with a walk nobody asked
+    for, and a yes/no value says its own denial ("without <word>" is (JOIN <word> false))."""
     program = cand.program
     return (not cand.anchors and isinstance(program, Join) and isinstance(program.arg, Class)
             and program.arg.name in q.classes)

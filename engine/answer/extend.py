@@ -41,7 +41,7 @@ def unranked(question: Question, search: Search, chosen: list[ProgramCandidate])
 
     The 0.5B scorer prefers a one-hop reading that walks to a number of the named entity: "what is the largest
     <noun> of X" kept (JOIN <relation> X), the only reading answering with <noun>s, in step 1, but left it out of
-    the best set, which held X's own radius and mass, so its ranking was never built."""
+    the best set, which held X's own numbers, so its ranking was never built."""
     asked = question.asked_types
     if not asked or not asks_operator(question) or question.asks_count or question.asks_yes_no:
         return []

@@ -157,7 +157,7 @@ def class_words(schema: Schema) -> dict[str, list[str]]:
 
 def _heads(schema: Schema, class_words: dict[str, list[str]]) -> dict[str, list[str]]:
     """The head noun of a compound class label, and its plural, where it names no other class and spells no
-    relation: "which label is X on?" asks for a `record label` (a made-up music KG found no class in it). English
+    relation: "which <head> is X in?" asks for a `<word> <head>` (a made-up KG found no class in it). English
     compounds put their head last; a label with a function word in it ("thing with genre") is no compound."""
     relation_words = {w for r in schema.relations for text in (r.label, r.name.replace("_", " "))
                       for w in normalise(text).split()}
