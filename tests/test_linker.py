@@ -451,19 +451,14 @@ m:kite a m:RecordLabel ; rdfs:label "Paper Kite Music" .
 """
 
 
-def test_the_head_noun_of_a_compound_class_label_names_the_class(tmp_path) -> None:
+def test_the_head_noun_of_a_compound_class_label_names_the_class(small_kg, tmp_path) -> None:
     """ "which label is X on?" asks for a `record label` (a made-up music KG found no class in it). Not where the
     head is another class's own word ("hall"), nor in a label that is no compound ("thing with date")."""
     from engine.answer.words import class_words
 
-    (tmp_path / "music.ttl").write_text(LABELS_TTL)
-    kg = KnowledgeGraph.open(str(tmp_path / "music.ttl"), ScoutConfig(cache_dir=str(tmp_path / "cache")))
-    try:
-        words = class_words(kg.schema)
-        index = LabelIndex.build(kg.store, kg.schema, tmp_path, Embedder.load())
-        linking = index.link("what label is Glass Harbour on?")
-    finally:
-        kg.close()
+    kg = small_kg("music.ttl", LABELS_TTL)
+    words = class_words(kg.schema)
+    linking = LabelIndex.build(kg.store, kg.schema, tmp_path, Embedder.load()).link("what label is Glass Harbour on?")
     names = {c.name for c in kg.schema.classes}
     label_class = next(n for n in names if n.lower().endswith("recordlabel"))
     assert words["label"] == [label_class] and words["labels"] == [label_class]

@@ -129,10 +129,15 @@ def reader(regions) -> QuestionReader:
     return QuestionReader(kg.schema, index)
 
 
+def _zero_shot(opened) -> Reasoner:
+    """A reasoner with no corpus over an `_open`ed KG and the real 0.5B model: the KG's first question."""
+    kg, index, embedder, config = opened
+    return Reasoner(kg, [], LLM.load("qwen2.5-coder-0.5b"), embedder, index, config)
+
+
 @pytest.fixture(scope="module")
 def reasoner(regions):
-    kg, index, embedder, config = regions
-    r = Reasoner(kg, [], LLM.load("qwen2.5-coder-0.5b"), embedder, index, config)
+    r = _zero_shot(regions)
     yield r
     r.close()
 
@@ -259,8 +264,7 @@ def test_an_ordinal_names_a_value_of_a_counted_relation(company) -> None:
 
 @pytest.fixture(scope="module")
 def company_reasoner(company):
-    kg, index, embedder, config = company
-    r = Reasoner(kg, [], LLM.load("qwen2.5-coder-0.5b"), embedder, index, config)
+    r = _zero_shot(company)
     yield r
     r.close()
 
@@ -451,11 +455,11 @@ s:Cassini a s:Mission ; rdfs:label "Cassini" ; s:destination s:Saturn .
 @pytest.fixture(scope="module")
 def sky_reasoner(tmp_path_factory):
     """No corpus: the KG's first question. X's own mass and radius draw the 0.5B scorer away from X's satellites."""
-    kg, index, embedder, config = _open(tmp_path_factory, "sky", SKY_TTL)
-    r = Reasoner(kg, [], LLM.load("qwen2.5-coder-0.5b"), embedder, index, config)
+    opened = _open(tmp_path_factory, "sky", SKY_TTL)
+    r = _zero_shot(opened)
     yield r
     r.close()
-    kg.close()
+    opened[0].close()
 
 
 @pytest.mark.parametrize("question, answer", [
