@@ -95,6 +95,24 @@ def object_noun(relation: str) -> str:
     return " ".join(ws[:-1] + [singular(ws[-1])])
 
 
+def subject_role(relation: str) -> str | None:
+    """The noun a "<noun> of" name calls its subjects: X `member_of` Y reads "X is a member of Y", so
+    "member" names X, not Y, and "the members of Y" walks toward the subjects. `object_noun` gives such a name's
+    noun too, for the objects (it names roles for class induction). "place of birth" is no such name (its noun
+    names the objects), nor is a verb's "made of". None for other names."""
+    ws = relation_label(relation).split()
+    if ws and ws[0] in {"is", "are", "was"}:
+        ws = ws[1:]
+    if len(ws) < 2 or ws[-1] != "of" or ws[-2] in _FUNCTION_WORDS | _OF_PARTICLES or _is_inflected_verb(ws[-2]):
+        return None
+    unknown = not getAllLemmas(ws[-2])  # a word the lemmatiser lacks ("subgenre") is most likely a noun
+    return " ".join(ws[:-1]) if unknown or is_noun(ws[-2]) else None
+
+
+# Words before "of" that are no noun of a role: "out of", "instead of" (English grammar).
+_OF_PARTICLES = {"out", "instead", "because", "ahead", "inside", "outside", "full", "free", "short"}
+
+
 def names_people(nouns: list[str]) -> bool:
     """Several role nouns that are all agent nouns (a verb + -er/-or: director, writer, actor) or words for
     people: the class is persons."""

@@ -11,6 +11,7 @@ import pytest
 
 from engine.answer.candidates import Enumerator
 from engine.answer.named import NamedRelations, Spelling, share, words_of
+from engine.answer.nouns import relation_nouns
 from engine.answer.search import ProgramCandidate
 from engine.programs.sexpr import ProgramError, parse
 from engine.programs.validate import validate
@@ -122,6 +123,38 @@ NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
 ])
 def test_a_program_counts_the_words_its_relations_spell(program: str, answer_words: set, spelt: int) -> None:
     assert share(NAMED, parse(program), frozenset(answer_words)) == spelt
+
+
+MENTORS = """\
+ann|mentor_of|bob
+bob|mentor_of|cy
+bob|member_of|The Quills
+cy|member_of|The Quills
+The Quills|founded_in|1990
+"""
+
+
+@pytest.mark.parametrize("question, program, spelt", [
+    # "<noun> of" names its subjects: "the <noun> of X" walks the relation back, as the lexicon's subject words do
+    ("who is the mentor of cy?", '(JOIN mentor_of "cy")', 1),
+    ("who is the mentor of cy?", '(JOIN (R mentor_of) "cy")', 0),  # whom cy mentors: read so before v69
+    ("who mentored cy?", '(JOIN mentor_of "cy")', 1),
+    ("who are the members of The Quills?", '(JOIN member_of "The Quills")', 1),
+    ("who are the members of The Quills?", '(JOIN (R member_of) "The Quills")', 0),
+    ("when was bob's group founded in?", '(JOIN (R founded_in) (JOIN (R member_of) "bob"))', 1),  # other labels stay
+])
+def test_a_noun_of_name_names_its_subjects(small_kg, question: str, program: str, spelt: int) -> None:
+    kg = small_kg("mentors.psv", MENTORS)
+    named = NamedRelations(kg.schema).named(question, [])
+    assert share(named, parse(program)) == spelt
+
+
+def test_a_noun_of_name_asks_for_its_subjects_class(small_kg) -> None:
+    """ "which members ..." asks for the class of `member_of`'s subjects, not of the groups they are members of."""
+    kg = small_kg("mentors.psv", MENTORS)
+    _, asks = relation_nouns(kg.schema)
+    member = kg.schema.relation("member_of")
+    assert asks["members"][0] == frozenset(member.domain) != frozenset(member.range)
 
 
 @pytest.mark.parametrize("question, expected", [

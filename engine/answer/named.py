@@ -10,9 +10,10 @@ object noun, and its lexicon's words: engine.bootstrap.lexicon), in any inflecti
 director, directs). A program counts the question words its relations spell together: a verb's words however the
 relation is walked, a noun's only where the program walks toward the relation's objects ("the <noun> of X", not
 "the things whose <noun> is X"; a lexicon's word for the subjects only toward them: "the kid of X" walks `parent`
-back; a mutual relation's words either way), and never the words that name the program's own answer class. Entity
-names are left out first, so a title never names a relation. Morphology and the KG's own lexicon only: no other
-synonyms (the embedder's similarity already weighs those) and no word list of any domain.
+back, and so does the noun of a "<noun> of" name: "the <noun> of X" walks `<noun>_of` back; a mutual relation's
+words either way), and never the words that name the program's own answer class. Entity names are left out first,
+so a title never names a relation. Morphology and the KG's own lexicon only: no other synonyms (the embedder's
+similarity already weighs those) and no word list of any domain.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from kg_adapters.readable import object_noun, singular
+from kg_adapters.readable import object_noun, singular, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
 from .words import STOP, fold, word_forms
@@ -108,6 +109,7 @@ class NamedRelations:
         dimension_nouns = {noun for nouns in DIMENSIONS.values() for noun in nouns}
         for rel in schema.relations:
             readings = [_reading(text) for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))]
+            readings, role = _subject_role_apart(rel, readings)
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
             readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
@@ -117,8 +119,8 @@ class NamedRelations:
                 self._measures[rel.name] = frozenset(measures)
             if any(readings):
                 self._readings[rel.name] = [r for r in readings if r]
-            back = frozenset(form for text in one_step(rel, subject_words(rel)) for forms, _ in _reading(text)
-                             for form in forms)
+            back = role | frozenset(form for text in one_step(rel, subject_words(rel)) for forms, _ in _reading(text)
+                                    for form in forms)
             if back:
                 self._back[rel.name] = back
         self._known = frozenset({form for readings in self._readings.values() for reading in readings
@@ -146,7 +148,7 @@ class NamedRelations:
             sized = {word for word, measured in graded.items() if self._measures.get(name, frozenset()) & set(measured)}
             back = self._back.get(name, frozenset()) & tokens
             if verbs or nouns or back or sized:
-                width = max(1, *(sum(bool(forms & tokens) for forms, _ in reading) for reading in readings))
+                width = max([1, *(sum(bool(forms & tokens) for forms, _ in reading) for reading in readings)])
                 found[name] = Spelling(frozenset(verbs), frozenset(nouns),
                                        max(counts[t] for t in verbs | nouns | back | sized), frozenset(back),
                                        frozenset(sized), width)
@@ -189,6 +191,20 @@ class NamedRelations:
         `place` (English compounds put their head last). Heads of COMPOUND_HEAD_LETTERS or more only."""
         starts = range(3, len(token) - COMPOUND_HEAD_LETTERS + 1)  # the longest head first
         return next((token[i:] for i in starts if token[i:] in self._known), None)
+
+
+def _subject_role_apart(rel: RelationInfo, readings: list[Reading]) -> tuple[list[Reading], frozenset[str]]:
+    """(`readings` less the noun a "<noun> of" name calls its subjects, that noun's forms): "the <noun> of X"
+    walks `<noun>_of` toward its subjects, as the lexicon's words for its subjects do (`Spelling.by_back_noun`).
+    Read toward the objects, a made-up KG's "who <noun>ed the writer of X" had answered whom the writer <noun>ed."""
+    role = subject_role(rel.name)
+    if role is None:
+        return readings, frozenset()
+    own = frozenset(form for word in role.split() for form in word_forms(word))
+    moved = frozenset(form for reading in readings for forms, verb in reading if not verb and forms & own
+                      for form in forms)
+    kept = [tuple(p for p in reading if p[1] or not p[0] & own) for reading in readings]
+    return [reading for reading in kept if reading], moved
 
 
 def subject_words(rel: RelationInfo) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from kg_adapters.readable import object_noun
+from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import Schema
 
 from .linker import Linking
@@ -32,11 +32,13 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
         if schema.literal_kind(rel) == "boolean":
             continue  # "which is <yes/no word>": the word names its subjects, never true or false
         value = schema.literal_kind(rel) != "entity"
-        if not value and not (rel.range and all(schema.class_(c) for c in rel.range)):
+        # a "<noun> of" name's noun names its subjects ("which <noun> of X": readable.subject_role)
+        named = rel.domain if not value and subject_role(rel.name) else rel.range
+        if not value and not (named and all(schema.class_(c) for c in named)):
             continue  # entities of no known class
         for noun in {object_noun(rel.name), rel.label.lower()}:
             for form in word_forms(noun) if " " not in noun else {noun}:
-                asks.setdefault(form, set()).update(rel.range)
+                asks.setdefault(form, set()).update(named)
                 if value:
                     values.add(form)
     alternatives = "|".join(sorted(map(re.escape, asks), key=len, reverse=True)) or "(?!)"

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from engine.programs.sexpr import Entity, Literal, Node
 from engine.programs.validate import QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.person_nouns import names_a_place, names_people
-from kg_adapters.readable import object_noun
+from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import Schema
 
 from .degree import (
@@ -230,10 +230,10 @@ class QuestionReader:
 
 
     def _role_nouns(self) -> set[str]:
-        """What the KG calls its persons by role: the object nouns of relations into a class of persons."""
+        """What the KG calls its persons by role: the nouns of relations' ends in a class of persons."""
         nouns = set()
         for rel in self.schema.relations:
-            if set(rel.range) & self._person_classes:
+            if set(rel.domain if subject_role(rel.name) else rel.range) & self._person_classes:
                 nouns |= set(object_noun(rel.name).split()[-1:])
         return nouns
 

@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 68: where nothing built answers under the asked operator, the best kept reading of the asked class is
-# extended too; "which <noun>s have no <thing>" is the class less a reading on no name. 67: a plural or a noun after
-# a superlative names a value or a thing's class; a lexicon's "grand" word is two steps; a size may be a radius.
-REASONER_VERSION = 68
+# version). 69: the noun of a "<noun> of" relation names its subjects. 68: where nothing built answers under the
+# asked operator, the best kept reading of the asked class is extended too; "which <noun>s have no <thing>" is the
+# class less a reading on no name. 67: a plural or a noun after a superlative names a value or a thing's class.
+REASONER_VERSION = 69
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
