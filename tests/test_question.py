@@ -354,3 +354,18 @@ def test_where_the_superlative_words_stand(reader: QuestionReader, question: str
 def test_what_how_many_counts(geo: KnowledgeGraph, config, embedder: Embedder, question: str, named: bool) -> None:
     reader = QuestionReader(geo.schema, LabelIndex.build(geo.store, geo.schema, config.cache_dir, embedder))
     assert counts_named(reader.read(question)) is named
+
+
+
+def test_a_superlative_before_a_relations_noun_asks_for_what_the_noun_names(small_kg, config,
+                                                                             embedder: Embedder) -> None:
+    """ "which is the largest <noun>" asks for the noun's things as "which <noun>" does, where their class has
+    another name: a made-up KG's "which is the oldest <noun>" found nothing (reasoner v69)."""
+    from tests.test_mechanisms import SKY_TTL
+
+    kg = small_kg("sky.ttl", SKY_TTL)
+    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    planets = frozenset(kg.schema.relation("destination").range)
+    for question in ("which is the largest destination?", "what is the most massive destination?",
+                     "which destination is largest?"):
+        assert reader.read(question).asked_types == planets, question

@@ -42,9 +42,13 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
                 if value:
                     values.add(form)
     alternatives = "|".join(sorted(map(re.escape, asks), key=len, reverse=True)) or "(?!)"
-    pattern = re.compile(rf"(\b(?P<wh>what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?(?P<noun>{alternatives})\b(?!\s*['’]s?\s)",
-                         re.IGNORECASE)
+    pattern = re.compile(rf"(\b(?P<wh>what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?{_SUPERLATIVE}"
+                         rf"(?P<noun>{alternatives})\b(?!\s*['’]s?\s)", re.IGNORECASE)
     return pattern, {form: (frozenset(classes), form in values) for form, classes in asks.items()}
+
+
+# A superlative before the noun ("which is the oldest <noun>") ranks what the noun names; it asks for the same things.
+_SUPERLATIVE = r"((most|least)\s+[a-z]+\s+|[a-z]+est\s+)?"
 
 
 def without_possessors(text: str, linking: Linking) -> str:
