@@ -10,7 +10,8 @@ from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
 from kg_adapters.naming import entity_iri
 from engine.programs.verbalize import verbalize
-from kg_adapters.readable import names_people, object_noun, reading_noun, relation_label, reverse_label, subject_noun
+from kg_adapters.readable import (names_people, object_noun, reading_noun, relation_label, reverse_label, subject_noun,
+                                  subject_role)
 from kg_adapters.schema import Schema
 from tests.conftest import read_table
 
@@ -28,6 +29,15 @@ def test_relation_names_read_as_english(name: str, expected: str) -> None:
 ])
 def test_subjects_are_named_by_convention_or_shared_verb(relations: list[str], expected: str | None) -> None:
     assert subject_noun(relations) == expected
+
+
+@pytest.mark.parametrize("name, role", [
+    ("member_of", "member"), ("memberOf", "member"), ("is_part_of", "part"), ("subgenreOf", "subgenre"),
+    ("__location__neighborhood__neighborhood_of", "neighborhood"), ("second_level_division_of", "second level division"),
+    ("place_of_birth", None), ("made_of", None), ("out_of", None), ("written_by", None), ("located_in", None),
+])
+def test_a_noun_of_name_calls_its_subjects_by_its_noun(name: str, role: str | None) -> None:
+    assert subject_role(name) == role  # X member_of Y: X is a member; X place_of_birth Y: Y is a place
 
 
 @pytest.mark.parametrize("label, backwards", [
