@@ -201,3 +201,24 @@ def test_an_adjective_of_dimension_names_the_relation_that_measures_it(small_kg,
                                                                        expected: dict) -> None:
     named = NamedRelations(small_kg("measured.ttl", ttl).schema).named(question, [])
     assert {name: set(spelling.words) for name, spelling in named.items()} == expected
+
+
+SHOP = """\
+Tome|issued_by|Acme
+Tome|written_by|ann
+Song|performed_by|The Quills
+Song|played_at|Blue Room
+"""
+
+
+@pytest.mark.parametrize("question, relation", [
+    # a phrasal verb one of whose senses is "issue": its own sense's word, before "play", above a ball game's sense
+    ("who put out Tome?", "issued_by"),
+    ("who sings Song?", "performed_by"),  # singing is a way of performing: two senses above "sing"
+    ("who wrote Tome?", "written_by"),  # the label's own verb, as before
+])
+def test_a_question_verb_spells_the_relation_verb_wordnet_gives_it(small_kg, question: str, relation: str) -> None:
+    """A question's own verb names the relation whose verb is among its senses' words or theirs above (reasoner v69:
+    made-up KGs asked "who put out X" and "who sings X" of `published_by` and `performed_by`)."""
+    named = NamedRelations(small_kg("shop.psv", SHOP).schema).named(question.lower(), [])
+    assert set(named) == {relation}

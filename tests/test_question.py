@@ -369,3 +369,35 @@ def test_a_superlative_before_a_relations_noun_asks_for_what_the_noun_names(smal
     for question in ("which is the largest destination?", "what is the most massive destination?",
                      "which destination is largest?"):
         assert reader.read(question).asked_types == planets, question
+
+
+PRESS_TTL = """\
+@prefix p: <http://example.org/press/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+p:Book a rdfs:Class ; rdfs:label "book" .
+p:Company a rdfs:Class ; rdfs:label "company" .
+p:Writer a rdfs:Class ; rdfs:label "writer" .
+p:published_by rdfs:label "published by" ; rdfs:domain p:Book ; rdfs:range p:Company .
+p:written_by rdfs:label "written by" ; rdfs:domain p:Book ; rdfs:range p:Writer .
+p:signed_with rdfs:label "signed with" ; rdfs:domain p:Writer ; rdfs:range p:Company .
+p:Tome a p:Book ; rdfs:label "Tome" ; p:published_by p:Acme ; p:written_by p:Ann .
+p:Acme a p:Company ; rdfs:label "Acme" .
+p:Ann a p:Writer ; rdfs:label "Ann" ; p:signed_with p:Acme .
+"""
+
+
+@pytest.mark.parametrize("question, company", [
+    ("who put out Tome?", True),  # the verb spells published_by (engine.answer.verbs), whose far end is a company
+    ("who published Tome?", True),
+    ("who wrote Tome?", False),  # written_by reaches no group
+    ("which writers signed?", False),  # no "who"
+    ("who signed?", False),  # the end of persons answers "who", not the company at the other end
+])
+def test_who_asks_for_the_group_a_verbs_relation_reaches(small_kg, config, embedder: Embedder, question: str,
+                                                         company: bool) -> None:
+    """ "who" asks for persons, and for the groups (a company, a band) at the far end of the relation its verb
+    spells: made-up KGs' "who put out X" and "who sings X" had answered with persons (reasoner v70)."""
+    kg = small_kg("press.ttl", PRESS_TTL)
+    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    asked = reader.read(question).asked_types
+    assert "Writer" in asked and ("Company" in asked) is company

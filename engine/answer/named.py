@@ -45,6 +45,7 @@ from rapidfuzz.distance import Levenshtein
 from kg_adapters.readable import object_noun, singular, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
+from .verbs import VerbSenses
 from .words import STOP, fold, word_forms
 
 # One reading of a relation: per content word, the forms it may take and whether it is a verb ("directed",
@@ -130,6 +131,7 @@ class NamedRelations:
                                          for reading in self._readings.get(rel.name, ()) for forms, verb in reading
                                          if not verb for form in forms)
         self._vocabulary = sorted(self._known)  # in a fixed order, for the typo search
+        self._senses = VerbSenses(_relation_verbs(schema))
 
     def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
         """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
@@ -137,7 +139,7 @@ class NamedRelations:
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
         order = words_of(text)
-        counts = self._corrected(Counter(order))
+        counts = self._corrected(Counter(order)) + self._senses.spelt(order, self._known)  # "put out": `published`
         tokens = set(counts)
         graded = self._unqualified(_dimension_words(tokens), order)
         found = {}
@@ -259,6 +261,13 @@ def _dimension_words(tokens: set[str]) -> dict[str, tuple[str, ...]]:
                 out[token] = (_TIME,)
                 break
     return out
+
+
+def _relation_verbs(schema: Schema) -> dict[str, str]:
+    """{verb lemma: the word of a relation reading that is that verb} ("publish": "published"), for `VerbSenses`."""
+    return {lemma: word for rel in schema.relations for text in (rel.label, rel.reverse_label, object_noun(rel.name))
+            for word in re.findall(r"[a-z]+", text.lower()) if word not in STOP and _is_verb(word)
+            for lemma in getAllLemmas(word).get("VERB", ())}
 
 
 def _reading(text: str) -> Reading:

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 from engine.programs.sexpr import Entity, Literal, Node
 from engine.programs.validate import QUANTITY_KINDS, TIME_KINDS
-from kg_adapters.person_nouns import names_a_place, names_people
-from kg_adapters.readable import object_noun, subject_role
+from kg_adapters.person_nouns import names_a_place
+from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema
 
 from .degree import (
@@ -46,7 +46,8 @@ from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED
 from .nouns import relation_nouns, without_possessors
-from .words import ARTICLES, PERSON_WORDS, STOP, fold, numbers_as_digits, ordinals_as_values, word_forms
+from .who import Who
+from .words import ARTICLES, STOP, fold, numbers_as_digits, ordinals_as_values, word_forms
 
 ENTITIES_PER_MENTION = 2
 # The wh-word of an asked class: "which languages", "what are the films that ...", "who are the players",
@@ -54,12 +55,7 @@ ENTITIES_PER_MENTION = 2
 # film": that asks a genre.
 _WH_BEFORE = re.compile(r"(\b(which|what|who)(\s+(is|are|was|were)|['’]s)?\s+|^\s*((please\s+)?(name|list|give|show|"
                         r"find|tell)\s+(me\s+)?(a|an|all|some|every)?\s*))(all\s+)?(the\s+)?$", re.IGNORECASE)
-# "who ...", and a wh-word before a word for a person ("which actors", "what screenwriter") ask for a person:
-# without it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors. The words
-# for a person are language-level (PERSON_WORDS) plus the KG's own: what the objects of relations into a
-# class of persons are called (starred_actors -> actor, directed_by -> director).
 _WH_WORD = re.compile(r"\b(what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
-_WHO_WORD = re.compile(r"^\s*(who|whom|whose)\b|\bwho\s*\??\s*$", re.IGNORECASE)
 # Words that ask for things sharing something with the topic ("who co-wrote films with X", "films with the same
 # director as X"): then a program ending where it started is the reading asked for, not a step back. "co" may
 # also be glued to a verb of the schema ("cowrote", "costarred": `_co_verbs`).
@@ -134,8 +130,7 @@ class QuestionReader:
         self._place_classes = frozenset(
             {c for r in schema.relations if _LOCATIVE.search(r.label.lower()) for c in r.range}
             or {c.name for c in schema.classes if not c.is_literal and names_a_place(c.label)})
-        self._person_classes = frozenset(c.name for c in schema.classes if not c.is_literal and names_people(c.label))
-        self._which_person = _which(PERSON_WORDS | self._role_nouns())
+        self._who = Who(schema)
         self._co_verb = _co_verbs(schema)
         self._what_value = relation_nouns(schema)
         self._named = NamedRelations(schema)
@@ -152,7 +147,8 @@ class QuestionReader:
         runs = name_runs(text, linking)
         choice = offered_choice(text, linking, runs)
         negation = bool(_NEGATION.search(anonymised))
-        asked_types = self._asked_types(text, linking)
+        named = self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"])
+        asked_types = self._asked_types(text, linking, named)
         # a superlative a relation's reading spells ("the <superlative> <noun> of X") names that relation: no ranking
         graded = without_named_superlatives(anonymised, self._named_superlatives)
         graded_text = without_named_superlatives(text, self._named_superlatives)
@@ -187,11 +183,11 @@ class QuestionReader:
             ranks_another=ranks_another(graded_text, linking.mentions, asked_types),
             superlative_at=superlative_offsets(graded_text, linking.mentions),
             words={a.node: a.word for a in anchors},
-            named_relations=self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"]),
+            named_relations=named,
             class_words=_class_words(linking),
         )
 
-    def _asked_types(self, text: str, linking: Linking) -> frozenset[str]:
+    def _asked_types(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:
         """The classes a wh-phrase asks for: "which languages ..." -> language, "when ..." -> year/date.
 
         A 0.5B scorer likes a program that stops one hop short ("the films directed by X" for "the
@@ -224,18 +220,8 @@ class QuestionReader:
             modifies = _next_word(plain, match.end()) in class_nouns  # "which <noun> <class noun>": the class
             if (match.group("wh") or noun[1]) and not modifies:  # an opening noun only of values (`relation_nouns`)
                 asked |= set(noun[0])
-        if _WHO_WORD.search(text) or self._which_person.search(text):
-            asked |= self._person_classes
+        asked |= self._who.asked(text, linking, named)  # "who", "which <word for a person>"
         return frozenset(asked)
-
-
-    def _role_nouns(self) -> set[str]:
-        """What the KG calls its persons by role: the nouns of relations' ends in a class of persons."""
-        nouns = set()
-        for rel in self.schema.relations:
-            if set(rel.domain if subject_role(rel.name) else rel.range) & self._person_classes:
-                nouns |= set(object_noun(rel.name).split()[-1:])
-        return nouns
 
 
 def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:
@@ -293,12 +279,6 @@ def _ends_phrase(text: str, noun: Mention) -> bool:
     """Whether no content word follows the noun: "the largest country in Africa", not "the country code"."""
     after = _next_word(text, noun.end)
     return not after or after in STOP
-
-
-def _which(nouns: set[str]) -> re.Pattern:
-    """ "which <noun>" / "what <noun>", the noun in the singular or plural."""
-    alternatives = "|".join(sorted(map(re.escape, nouns))) or "(?!)"
-    return re.compile(rf"\b(which|what) ({alternatives})(e?s)?\b", re.IGNORECASE)
 
 
 def _governed_by_of(text: str, linking: Linking, noun: Mention) -> bool:

@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 69: the noun of a "<noun> of" relation names its subjects. 68: where nothing built answers under the
-# asked operator, the best kept reading of the asked class is extended too; "which <noun>s have no <thing>" is the
-# class less a reading on no name. 67: a plural or a noun after a superlative names a value or a thing's class.
-REASONER_VERSION = 69
+# version). 70: a question's verb spells a relation's verb by WordNet's senses, and "who" asks for the groups that
+# relation reaches. 69: the noun of a "<noun> of" relation names its subjects; "which is the <superlative> <noun>"
+# asks for the noun's things. 68: nothing built under the asked operator: the best kept reading is extended too.
+REASONER_VERSION = 70
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
