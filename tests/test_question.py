@@ -369,6 +369,7 @@ def test_a_superlative_before_a_relations_noun_asks_for_what_the_noun_names(smal
     for question in ("which is the largest destination?", "what is the most massive destination?",
                      "which destination is largest?"):
         assert reader.read(question).asked_types == planets, question
+    assert not reader.read("which is the forest destination?").asked_types & planets  # an -est word, no superlative
 
 
 PRESS_TTL = """\

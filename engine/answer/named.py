@@ -198,7 +198,7 @@ class NamedRelations:
 def _subject_role_apart(rel: RelationInfo, readings: list[Reading]) -> tuple[list[Reading], frozenset[str]]:
     """(`readings` less the noun a "<noun> of" name calls its subjects, that noun's forms): "the <noun> of X"
     walks `<noun>_of` toward its subjects, as the lexicon's words for its subjects do (`Spelling.by_back_noun`).
-    Read toward the objects, a made-up KG's "who <noun>ed the writer of X" had answered whom the writer <noun>ed."""
+    Read toward the objects, a made-up KG's "who <noun>ed the <role> of X" had answered whom the <role> <noun>ed."""
     role = subject_role(rel.name)
     if role is None:
         return readings, frozenset()

@@ -48,7 +48,9 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
 
 
 # A superlative before the noun ("which is the oldest <noun>") ranks what the noun names; it asks for the same things.
-_SUPERLATIVE = r"((most|least)\s+[a-z]+\s+|[a-z]+est\s+)?"
+# The group only finds a candidate: the reader keeps a match where `degree.is_superlative` says the word is one ("the
+# forest <noun>" is no ranking).
+_SUPERLATIVE = r"(?P<graded>(most|least)\s+[a-z]+\s+|[a-z]+est\s+)?"
 
 
 def without_possessors(text: str, linking: Linking) -> str:

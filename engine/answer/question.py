@@ -216,6 +216,8 @@ class QuestionReader:
         plain = without_possessors(text, linking)
         class_nouns = {m.text.lower().split()[0] for m in linking.mentions if m.kind == "class" and m.text.split()}
         for match in pattern.finditer(plain):  # "what is the <noun> of ...": its objects
+            if match.group("graded") and not is_superlative(match.group("graded").split()[0].lower()):
+                continue
             noun = nouns.get(match.group("noun").lower(), ((), False))
             modifies = _next_word(plain, match.end()) in class_nouns  # "which <noun> <class noun>": the class
             if (match.group("wh") or noun[1]) and not modifies:  # an opening noun only of values (`relation_nouns`)

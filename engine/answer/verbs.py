@@ -1,5 +1,5 @@
-"""A question's own verb for a relation whose label says it with another: "who put out X" for `published_by`,
-"who sings X" for `performed_by`.
+"""A question's own verb for a relation whose label says it with another: "who <verb>s X" for a relation
+`<other verb>ed_by`, where WordNet gives the other verb as a sense of the question's ("put out" and "publish").
 
 People pick their own verbs, and the relation lexicon (engine.bootstrap.lexicon) holds nouns only. WordNet's verb
 senses say which verbs name the same act (a sense's synonyms: "put out", "publish" and "release" share one) and which

@@ -1,17 +1,15 @@
 """Whom a question asks for with "who" or "which <word for a person>": the KG's classes of persons, and the groups
 at the end of a relation the question spells by a verb that answers "who".
 
-"who ...", and a wh-word before a word for a person ("which actors", "what screenwriter"), ask for a person: without
-it, "the film [My Bodyguard] starred which actors" went to the films sharing its actors. The words for a person are
-language-level (PERSON_WORDS) plus the KG's own: what the ends of relations in a class of persons are called
-(starred_actors -> actor, directed_by -> director; a "<noun> of" relation's noun names its subjects:
-`readable.subject_role`).
+"who ...", and a wh-word before a word for a person ("which <role>s", "what <role>"), ask for a person: without it,
+"the <work> [X] starred which <role>s" went to the works sharing X's persons (MetaQA). The words for a person are
+language-level (PERSON_WORDS) plus the KG's own: what the ends of relations in a class of persons are called (the
+agent noun of a "<verb>ed_by" relation; a "<noun> of" relation's noun names its subjects: `readable.subject_role`).
 
-"who" asks for more than persons where its verb says so: "who put out X" and "who sings X" ask for a publisher and a
-band, the groups at the end of the relation the verb spells that answers "who" (`names_someone`: groups and
-organizations): the end that holds persons where one does ("who plays for <country>" asks for players, not their
-clubs), else an end the question's names are not of. Made-up KGs' publishers and bands were no answer to "who"
-before reasoner v70.
+"who" asks for more than persons where its verb says so: "who <verb>ed X" may ask for a group, the one at the end of
+the relation the verb spells that answers "who" (`names_someone`: groups and organizations): the end that holds
+persons where one does ("who <verb>s for <name>" asks for the persons, not the groups they <verb> in), else an end
+the question's names are not of. Made-up KGs' groups were no answer to "who" before reasoner v70.
 """
 
 from __future__ import annotations
@@ -45,8 +43,8 @@ class Who:
 
     def _groups(self, linking: Linking, named: dict[str, Spelling]) -> set[str]:
         """The groups at the end of each verb's relation that answers "who": the end that holds persons where one
-        does ("who plays for <country>": players, not the clubs they play in), else an end the question's names are
-        not of ("who put out <book>": the publisher)."""
+        does ("who <verb>s for <name>": the persons, not the groups they <verb> in), else an end the question's names
+        are not of ("who <verb>ed <name>": the group at the other end)."""
         own = {c for m in linking.mentions if m.kind == "entity" for cand in m.candidates for c in cand.classes}
         groups: set[str] = set()
         for name, spelling in named.items():
