@@ -47,7 +47,7 @@ from .naming import class_iri, local_name
 from .readable import names_people, object_noun, relation_label, reverse_label, subject_noun, words
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 6  # bump when reading or induction changes, so cached schemas are rebuilt (6: shared roles)
+SCHEMA_VERSION = 7  # bump when reading or induction changes, so cached schemas are rebuilt (7: attributes glue no classes)
 
 
 @dataclass(frozen=True)
@@ -410,8 +410,10 @@ class _SchemaReader:
                     if common:
                         role_class[role] = common
         induced = [r for r in fillers if r not in role_class and fillers[r]]
-        for group in _merge_roles(induced, fillers, self.config):
-            members = set().union(*(fillers[r] for r in group))
+        literal = {key for key, info in classes.items() if info.is_literal}
+        groups, attached = _induced_groups(induced, fillers, role_class, literal, self.config)
+        for group in groups:
+            members = set().union(*(fillers[r] for r in group if r not in attached))
             name, provisional = _induced_name(group)
             iri = class_iri(name)
             classes[iri] = ClassInfo(
@@ -419,7 +421,7 @@ class _SchemaReader:
                 size=len(members), provisional=provisional,
             )
             for role in group:
-                role_class[role] = [iri]
+                role_class.setdefault(role, []).append(iri)
         for key, info in list(classes.items()):
             if info.is_literal:
                 members = set().union(*(fillers[r] for r, cs in role_class.items() if key in cs))
@@ -435,7 +437,8 @@ class _SchemaReader:
             _mirror_info(p, by_iri[primary], labels, comments) for p, primary in sorted(mirrors.items())
         )
         return Schema(kept, rels, induced=any(c.induced for c in kept), mirrors=mirrored,
-                      shared_members=_shared_members(role_class, fillers, classes))
+                      shared_members=_shared_members(
+                          {r: cs for r, cs in role_class.items() if r not in attached}, fillers, classes))
 
     # ------------------------------------------------------------ queries
     def _relations(self) -> dict[str, int]:
@@ -590,7 +593,8 @@ def _role_key(role: Role) -> tuple[str, str]:
     return (local_name(role.relation), role.side)
 
 
-def _merge_roles(roles: list[Role], fillers: dict[Role, set[Term]], config: InductionConfig) -> list[list[Role]]:
+def _merge_roles(roles: list[Role], fillers: dict[Role, set[Term]], config: InductionConfig,
+                 min_count: int) -> list[list[Role]]:
     """Union roles whose fillers overlap well beyond name collisions.
 
     Entities of unrelated kinds share a few names by accident (a film and a tag both
@@ -605,19 +609,55 @@ def _merge_roles(roles: list[Role], fillers: dict[Role, set[Term]], config: Indu
             r = parent[r]
         return r
 
-    universe = len(set().union(*(fillers[r] for r in roles))) if roles else 0
-    min_count = max(2, min(config.min_overlap_count, universe // 1000 + 2))
     ordered = sorted(roles, key=_role_key)
     for i, a in enumerate(ordered):
         for b in ordered[i + 1 :]:
-            shared = len(fillers[a] & fillers[b])
-            smaller = min(len(fillers[a]), len(fillers[b]))
-            if shared >= min_count and shared >= config.min_overlap_share * smaller:
+            if _overlap(fillers[a], fillers[b], min_count, config):
                 parent[find(a)] = find(b)
     groups: dict[Role, list[Role]] = {}
     for r in ordered:
         groups.setdefault(find(r), []).append(r)
     return list(groups.values())
+
+
+def _min_count(roles: list[Role], fillers: dict[Role, set[Term]], config: InductionConfig) -> int:
+    """The shared fillers two roles need to be one class, scaled down for tiny graphs."""
+    universe = len(set().union(*(fillers[r] for r in roles))) if roles else 0
+    return max(2, min(config.min_overlap_count, universe // 1000 + 2))
+
+
+def _overlap(a: set[Term], b: set[Term], min_count: int, config: InductionConfig) -> bool:
+    """Whether two roles' fillers overlap beyond name collisions: a real count and a share of the smaller."""
+    shared = len(a & b)
+    return shared >= min_count and shared >= config.min_overlap_share * min(len(a), len(b))
+
+
+def _induced_groups(induced: list[Role], fillers: dict[Role, set[Term]], role_class: dict[Role, list[str]],
+                    literal: set[str], config: InductionConfig) -> tuple[list[list[Role]], set[Role]]:
+    """The induced classes as groups of roles, and the attribute roles attached to more than one of them.
+
+    An attribute (the subjects of a relation to literals: "founded", "population") is shared by kinds of
+    thing that nothing else joins: airlines and alliances both have a founding year, cities and states a
+    population. Merged like the other roles, one such attribute glued those kinds into one class, which no
+    noun names. So the classes are formed by the roles between entities alone, and an attribute joins each
+    class its subjects overlap as roles merge (`_merge_roles`' test); subjects that fill no other role
+    (things known only by their attributes) still form a class of their own from those attributes."""
+    attributes = [r for r in induced if r.side == SUBJECT and
+                  any(c in literal for c in role_class.get(Role(r.relation, OBJECT), ()))]
+    min_count = _min_count(induced, fillers, config)
+    groups = _merge_roles([r for r in induced if r not in attributes], fillers, config, min_count)
+    members = [set().union(*(fillers[r] for r in g)) for g in groups]
+    unplaced, attached = [], set()
+    for attribute in attributes:
+        owners = [g for g, held in zip(groups, members) if _overlap(fillers[attribute], held, min_count, config)]
+        for group in owners:
+            group.append(attribute)
+        if len(owners) > 1:
+            attached.add(attribute)
+        if not owners:
+            unplaced.append(attribute)
+    groups = [sorted(g, key=_role_key) for g in groups + _merge_roles(unplaced, fillers, config, min_count)]
+    return sorted(groups, key=lambda g: _role_key(g[0])), attached
 
 
 def _induced_name(group: list[Role]) -> tuple[str, bool]:

@@ -8,7 +8,7 @@ from engine.answer.asked import counts_named
 from engine.answer.linker import LabelIndex
 from engine.answer.question import QuestionReader
 from kg_adapters.person_nouns import names_people
-from engine.answer.words import numbers_as_digits, ordinals_as_values
+from engine.answer.words import dates_as_iso, numbers_as_digits, ordinals_as_values
 from engine.lm.embedder import Embedder
 from engine.programs.kg import KnowledgeGraph
 
@@ -236,6 +236,22 @@ def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
 @pytest.mark.parametrize(
     "question, expected",
     [
+        ("patients admitted after 1 March 2024", "patients admitted after 2024-03-01"),
+        ("who joined since March 1st, 2024?", "who joined since 2024-03-01?"),
+        ("born on the 5th of May 1999", "born on 1999-05-05"),
+        ("hired before 12 Sept. 2019 or Jan 3 2020", "hired before 2019-09-12 or 2020-01-03"),
+        ("may 2024 bring more", "may 2024 bring more"),  # a month needs a day and a year beside it
+        ("on 30 February 2020", "on 30 February 2020"),  # no such day: left as written
+        ("films of [1 March 2024]", "films of [1 March 2024]"),  # a bracketed name as written
+    ],
+)
+def test_dates_in_words_are_read_as_iso_dates(question: str, expected: str) -> None:
+    assert dates_as_iso(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
         # a noun of a relation that holds whole numbers ("seniority level"): the ordinal is its value
         # the word it qualifies goes first, so that "which students" still asks for students, not years
         ("which second-year students take Optics?", "which students with year 2 take Optics?"),
@@ -321,6 +337,36 @@ def test_where_asks_for_what_an_is_in_relation_leads_to(small_kg, config, embedd
     country = frozenset(kg.schema.relation("is_in_country").range)
     assert reader.read("where is the club that Ada plays for?").asked_types == country
     assert not reader.read("which club does Ada play for?").asked_types & country
+
+
+CLINIC_TTL = """\
+@prefix c: <http://example.org/clinic/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+c:Doctor a rdfs:Class ; rdfs:label "doctor" .
+c:Hospital a rdfs:Class ; rdfs:label "hospital" .
+c:Town a rdfs:Class ; rdfs:label "town" .
+c:works_at rdfs:label "works at" ; rdfs:domain c:Doctor ; rdfs:range c:Hospital .
+c:treats rdfs:label "treats" ; rdfs:domain c:Doctor ; rdfs:range c:Doctor .
+c:located_in rdfs:label "located in" ; rdfs:domain c:Hospital ; rdfs:range c:Town .
+c:Ann a c:Doctor ; rdfs:label "Ann Berg" ; c:works_at c:StOla ; c:treats c:Bo .
+c:Bo a c:Doctor ; rdfs:label "Bo Lind" ; c:works_at c:StOla .
+c:StOla a c:Hospital ; rdfs:label "St Ola" ; c:located_in c:Vik .
+c:Vik a c:Town ; rdfs:label "Vik" .
+"""
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("where does Ann Berg work?", "Hospital"),  # "works at" puts its objects at a place: the workplace, not its town
+    ("where does the doctor Ann treats work?", "Hospital"),  # the last relation spelt asks
+    ("where is St Ola?", "Town"),  # no verb of a placing relation: the objects of "located in"
+    ("where is St Ola located?", "Town"),
+])
+def test_where_asks_for_the_objects_of_the_placing_relation_its_verb_spells(small_kg, config, embedder: Embedder,
+                                                                            question: str, asked: str) -> None:
+    """A made-up hospital KG's "where does dr X work?" had walked on from the hospital to its town."""
+    kg = small_kg("clinic.ttl", CLINIC_TTL)
+    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    assert reader.read(question).asked_types == {asked}
 
 
 @pytest.mark.parametrize(

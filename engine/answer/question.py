@@ -47,7 +47,7 @@ from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED
 from .nouns import relation_nouns, without_possessors
 from .who import Who
-from .words import ARTICLES, STOP, fold, numbers_as_digits, ordinals_as_values, word_forms
+from .words import ARTICLES, STOP, dates_as_iso, fold, numbers_as_digits, ordinals_as_values, word_forms
 
 ENTITIES_PER_MENTION = 2
 # The wh-word of an asked class: "which languages", "what are the films that ...", "who are the players",
@@ -64,6 +64,8 @@ _WHERE = re.compile(r"^\s*where\b|\bwhere\s*\??\s*$", re.IGNORECASE)
 # A relation that says where its subject is: a form of "be" and a place preposition ("is in country", "is
 # located in"), or "located", "situated", "lies". Its objects are what "where" asks for.
 _LOCATIVE = re.compile(r"^(is|are|was|were|be)\s+(located\s+|situated\s+)?(in|at|on|within)\b|\b(located|situated|lies)\b")
+# A relation label that puts its objects at a place: "works at", "born in", "trained at", "based in".
+_PLACED = re.compile(r"\b(in|at|on|within|inside)$")
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 # "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
@@ -140,7 +142,7 @@ class QuestionReader:
             [text for r in schema.relations for text in (r.label, r.reverse_label, object_noun(r.name))])
 
     def read(self, text: str) -> Question:
-        text = ordinals_as_values(numbers_as_digits(text), self._counted_nouns)
+        text = ordinals_as_values(numbers_as_digits(dates_as_iso(text)), self._counted_nouns)
         linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
         anchors = tuple(_anchors(linking))
         anonymised = linking.anonymised()
@@ -209,7 +211,7 @@ class QuestionReader:
         if _WHEN.search(text):
             asked |= self._time_classes
         if _WHERE.search(text):
-            asked |= self._place_classes
+            asked |= self._where(text, linking, named)
         if _HOW_MUCH.search(text):
             asked |= {c.name for c in self.schema.classes if c.kind in QUANTITY_KINDS}
         pattern, nouns = self._what_value
@@ -224,6 +226,25 @@ class QuestionReader:
                 asked |= set(noun[0])
         asked |= self._who.asked(text, linking, named)  # "who", "which <word for a person>"
         return frozenset(asked)
+
+    def _where(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:
+        """What "where" asks for. The verb of "where does X work?" spells a relation whose label puts its objects
+        at a place ("works at", "born in", "trained at"): those objects are the answer, not the place they are in
+        ("where does X work?" is X's workplace, not its city; "where was X born?" her birthplace, not its
+        country). Where the question spells several, the last before the end asks (the first may sit in a name's
+        description: "where did the doctor treating X study?"). Otherwise the objects of a relation that says
+        where its subject is, or WordNet's places (`_place_classes`)."""
+        order = words_of(_names_blanked(text, linking, len(text)))
+        placed = []
+        for name, spelling in named.items():
+            relation = self.schema.relation(name)
+            if relation is None or not _PLACED.search(relation.label.lower()):
+                continue
+            ends = [c for c in relation.range if (info := self.schema.class_(c)) and not info.is_literal]
+            at = [i for i, word in enumerate(order) if word in spelling.words]
+            if ends and at:
+                placed.append((max(at), ends))
+        return frozenset(max(placed)[1]) if placed else self._place_classes
 
 
 def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:

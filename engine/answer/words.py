@@ -8,6 +8,8 @@ own; class words (class names and labels, their plurals) become class mentions.
 
 from __future__ import annotations
 
+import calendar
+import datetime
 import re
 import unicodedata
 from collections import defaultdict
@@ -42,6 +44,37 @@ def numbers_as_digits(question: str) -> str:
     parts = _BRACKETED.split(question)
     for i in range(0, len(parts), 2):  # even parts lie outside brackets
         parts[i] = _SCALED.sub(scaled, _GROUPED.sub(lambda m: m.group(0).replace(",", ""), parts[i]))
+    return "".join(parts)
+
+
+# Month names and their short forms ("Sept" too), for dates written in words.
+_MONTHS = {name.lower(): i for names in (calendar.month_name, calendar.month_abbr) for i, name in enumerate(names) if name}
+_MONTHS["sept"] = 9
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r",?\s+(?P<year>\d{4})\b"
+_DATES_IN_WORDS = (re.compile(rf"\b(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}{_YEAR}", re.IGNORECASE),  # 1 March 2024
+                   re.compile(rf"\b{_MONTH}\s+{_DAY}{_YEAR}", re.IGNORECASE))  # March 1st, 2024
+
+
+def dates_as_iso(question: str) -> str:
+    """ "1 March 2024", "March 1st, 2024", "the 5th of May 1999" as ISO dates (2024-03-01), which the linker reads as
+    a date literal, so "admitted after 1 March 2024" compares dates, not the year alone. A month needs a day and a
+    four-digit year beside it, so "may" and "march" as words are never read; a day the month does not have (30
+    February) is left as written, and so are bracketed names. A library such as dateparser finds dates in free
+    text too, but also reads bare words ("now", "may") as dates."""
+
+    def iso(match: re.Match) -> str:
+        month = _MONTHS[match.group("month").lower()]
+        try:
+            return datetime.date(int(match.group("year")), month, int(match.group("day"))).isoformat()
+        except ValueError:
+            return match.group(0)
+
+    parts = _BRACKETED.split(question)
+    for i in range(0, len(parts), 2):  # even parts lie outside brackets
+        for pattern in _DATES_IN_WORDS:
+            parts[i] = pattern.sub(iso, parts[i])
     return "".join(parts)
 
 
