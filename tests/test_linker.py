@@ -78,6 +78,34 @@ def test_a_last_name_names_the_person(films) -> None:
         == ["George Lucas"]
 
 
+WARDS_TTL = """\
+@prefix w: <http://example.org/wards/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+w:Hospital a rdfs:Class ; rdfs:label "hospital" .
+w:Ward a rdfs:Class ; rdfs:label "ward" .
+w:Airport a rdfs:Class ; rdfs:label "airport" .
+w:part_of rdfs:label "part of" ; rdfs:domain w:Ward ; rdfs:range w:Hospital .
+w:StAnn a w:Hospital ; rdfs:label "St Ann Hospital" .
+w:StAnnCardio a w:Ward ; rdfs:label "St Ann Cardiology" ; w:part_of w:StAnn .
+w:PortKessel a w:Airport ; rdfs:label "Port Kessel International" .
+w:NewVik a w:Airport ; rdfs:label "New Vik Field" .
+w:NewVikSouth a w:Airport ; rdfs:label "New Vik South" .
+"""
+
+
+def test_the_opening_words_of_a_long_name_name_it(small_kg, config) -> None:
+    """People drop the end of a long name: a made-up hospital KG's "which doctors work at St Ann" and an airline
+    TSV's "Port Kessel airport" linked nothing, or the town of Kessel."""
+    kg = small_kg("wards.ttl", WARDS_TTL)
+    index = LabelIndex.build(kg.store, kg.schema, config.cache_dir, Embedder.load())
+    # several labels open so: the one that ends in its own class's name
+    assert [(c.label, c.score) for c in top_candidates(index.link("who works at St Ann?"), "St Ann")] \
+        == [("St Ann Hospital", 0.7)]
+    assert [c.label for c in top_candidates(index.link("which city is Port Kessel airport in?"), "Port Kessel")] \
+        == ["Port Kessel International"]
+    assert entity_labels(index.link("which flights leave New Vik?")) == []  # two airports open so, neither by class
+
+
 def top_candidates(linking: Linking, text: str) -> tuple[Candidate, ...]:
     return next(m.candidates for m in linking.mentions if m.text == text)
 

@@ -50,6 +50,24 @@ def test_classes_that_share_no_member_still_do_not_meet(nations) -> None:
                  nations.schema)
 
 
+def test_an_attribute_two_kinds_share_glues_no_classes(small_kg) -> None:
+    """A bare airline TSV: airlines and alliances both have a founding year. Merged by that attribute they were one
+    class (11 members, "company"), so "which airlines ..." asked for alliances too and nothing named them apart."""
+    airlines = [("Nordwind", "Star Union", 1958, "Vellin"), ("Skylark", "Star Union", 2003, "Kessel"),
+                ("Lunde", "Sky Link", 1994, "Vellin")]
+    kg = small_kg("air.tsv", "".join(f"{a}\talliance\t{u}\n{a}\tfounded\t{y}\n{a}\thub\t{h} Field\n"
+                                     for a, u, y, h in airlines)
+                  + "Star Union\tfounded\t1997\nSky Link\tfounded\t2000\n"
+                  + "Vellin Field\topened\t1961\nKessel Field\topened\t1970\n")
+    schema = kg.schema
+    airline, = schema.relation("alliance").domain
+    alliance, = schema.relation("alliance").range
+    assert airline != alliance
+    assert set(schema.relation("founded").domain) == {airline, alliance}  # the attribute belongs to both
+    assert (min(airline, alliance), max(airline, alliance)) not in schema.shared_members
+    assert set(schema.relation("opened").domain) == set(schema.relation("hub").range)  # one kind: as before
+
+
 def test_a_small_set_is_joined_over_the_relations_its_members_have(nations, config) -> None:
     enumerator = Enumerator(nations, config)
     program = parse('(JOIN (R people__person__nationality) "alice")')

@@ -342,15 +342,17 @@ def test_where_asks_for_what_an_is_in_relation_leads_to(small_kg, config, embedd
 CLINIC_TTL = """\
 @prefix c: <http://example.org/clinic/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 c:Doctor a rdfs:Class ; rdfs:label "doctor" .
 c:Hospital a rdfs:Class ; rdfs:label "hospital" .
 c:Town a rdfs:Class ; rdfs:label "town" .
 c:works_at rdfs:label "works at" ; rdfs:domain c:Doctor ; rdfs:range c:Hospital .
 c:treats rdfs:label "treats" ; rdfs:domain c:Doctor ; rdfs:range c:Doctor .
 c:located_in rdfs:label "located in" ; rdfs:domain c:Hospital ; rdfs:range c:Town .
+c:walk_ins rdfs:label "accepts walk-ins" ; rdfs:domain c:Hospital ; rdfs:range xsd:boolean .
 c:Ann a c:Doctor ; rdfs:label "Ann Berg" ; c:works_at c:StOla ; c:treats c:Bo .
 c:Bo a c:Doctor ; rdfs:label "Bo Lind" ; c:works_at c:StOla .
-c:StOla a c:Hospital ; rdfs:label "St Ola" ; c:located_in c:Vik .
+c:StOla a c:Hospital ; rdfs:label "St Ola" ; c:located_in c:Vik ; c:walk_ins true .
 c:Vik a c:Town ; rdfs:label "Vik" .
 """
 
@@ -367,6 +369,17 @@ def test_where_asks_for_the_objects_of_the_placing_relation_its_verb_spells(smal
     kg = small_kg("clinic.ttl", CLINIC_TTL)
     reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
     assert reader.read(question).asked_types == {asked}
+
+
+def test_a_class_noun_is_no_verb_and_a_short_function_word_spells_no_relation(small_kg, config,
+                                                                              embedder: Embedder) -> None:
+    """A made-up hospital KG: "which doctors ..." spelt `treats` (WordNet's verb "doctor" is a way to treat), and the
+    "in" of any question spelt "accepts walk-ins" ("in" is a form of the plural "ins")."""
+    kg = small_kg("clinic.ttl", CLINIC_TTL)
+    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    assert set(reader.read("which doctors work in Vik?").named_relations) == {"works_at"}
+    assert "treats" in reader.read("who treats Bo Lind?").named_relations
+    assert "walk_ins" in reader.read("which hospitals accept walk-ins?").named_relations
 
 
 @pytest.mark.parametrize(

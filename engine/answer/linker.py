@@ -274,6 +274,8 @@ class LabelIndex:
             if ntok == 1 and len(entities) < ctx.top_k and ctx.case_matters and surface.isupper():
                 entities += self._free_slots(entities, self.forms.acronym(key), 1)
             entities = names_over_keywords(entities, ctx.folded, self.class_words)
+            if not entities and ntok >= 2 and ctx.capital[i]:  # "St Ann": the one name that opens so
+                entities = self._free_slots([], self.forms.opening(key), ctx.top_k)
             if not entities and fuzzy and self._fuzzy_allowed(ctx, i, j, key):
                 entities = self._fuzzy(key, ctx.top_k, blocking=ctx.folded[i:j] if ntok > 1 else None)
         if literal is not None:

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 SCORE_NAME_PART = 0.7  # below every fuzzy match a name would get: only a free top_k slot takes it
 SCORE_ACRONYM = 0.7  # as a name part: only a free slot takes it
+# A name's opening words name it where one label opens so and goes on by at most this many words ("St Ann":
+# St Ann Hospital), of at most this many more characters.
+OPENING_WORDS_LEFT, MAX_OPENING_CHARS = 2, 30
 # A name's last word names it ("Spielberg": Steven Spielberg) in labels of two or three capitalised words, the
 # first no stop word, where it ends half the labels holding it or more: on MoviesKG "spielberg" 2 of 2, "scorsese"
 # 1 of 2; on the geography KG "north" 13 of 90 ("further north" had linked "Agincourt North"; session 11).
@@ -80,6 +83,28 @@ class NameForms:
                     if all(_NAME_WORD.fullmatch(w) for w in surface) and _folded(_name_word(written, at)) == word:
                         keep_better(scored, record.entity, SCORE_NAME_PART, r)
         return scored
+
+    def opening(self, key: str) -> Scored:
+        """The entity whose name opens with these words and goes on for a word or two more: "St Ann" names St Ann
+        Hospital, "Port Kessel" Port Kessel International. People drop the end of a long name, mostly the noun that
+        says what it is. Where one label opens so, that one; where several do ("St Ann Cardiology" too), the one
+        whose last words are its own class's name. Only for two words or more (one word is `parts`' rule)."""
+        scored: Scored = {}
+        words = key.split()
+        if len(words) < 2 or words[0] in self._stop or words[-1] in self._stop:
+            return scored
+        longer = [k for k in self._d.keys_starting(key + " ", MAX_OPENING_CHARS)
+                  if len(k.split()) - len(words) <= OPENING_WORDS_LEFT]
+        found = [(k, r) for k, records in zip(longer, self._d.records_of_keys(longer)) for r in records]
+        if len(longer) > 1:  # the one that ends in its class's name
+            found = [(k, r) for k, r in found if k[len(key) + 1 :] in self._class_names(self._d.record(r).entity)]
+        if len({self._d.record(r).entity for _, r in found}) == 1:
+            for _, r in found:
+                keep_better(scored, self._d.record(r).entity, SCORE_NAME_PART, r)
+        return scored
+
+    def _class_names(self, entity: int) -> set[str]:
+        return {name.replace("_", " ").casefold() for name in self._d.entity(entity).classes}
 
     def acronym(self, word: str) -> Scored:
         """Entities whose name this word abbreviates ("us": United States)."""

@@ -42,7 +42,7 @@ from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from kg_adapters.readable import object_noun, singular, subject_role
+from kg_adapters.readable import object_noun, plural, singular, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import VerbSenses
@@ -132,6 +132,9 @@ class NamedRelations:
                                          if not verb for form in forms)
         self._vocabulary = sorted(self._known)  # in a fixed order, for the typo search
         self._senses = VerbSenses(_relation_verbs(schema))
+        # a word that names a class is a noun, never a verb to read by its senses: "which doctors ..." is no "treat"
+        self._class_nouns = frozenset(form for c in schema.classes if not c.is_literal
+                                      for word in re.findall(r"[a-z]+", fold(c.label)) for form in (word, plural(word)))
 
     def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
         """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
@@ -139,7 +142,7 @@ class NamedRelations:
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
         order = words_of(text)
-        counts = self._corrected(Counter(order)) + self._senses.spelt(order, self._known)  # "put out": `published`
+        counts = self._corrected(Counter(order)) + self._senses.spelt(order, self._known | self._class_nouns)  # "put out": `published`
         tokens = set(counts)
         graded = self._unqualified(_dimension_words(tokens), order)
         found = {}
@@ -273,7 +276,13 @@ def _relation_verbs(schema: Schema) -> dict[str, str]:
 def _reading(text: str) -> Reading:
     """The content words of one reading of a relation, each with its forms and whether it is a verb."""
     content = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP and len(w) > 1]
-    return tuple((frozenset(word_forms(w)), _is_verb(w)) for w in dict.fromkeys(content))
+    return tuple((frozenset(f for f in word_forms(w) if not _function_word(f)), _is_verb(w)) for w in dict.fromkeys(content))
+
+
+def _function_word(form: str) -> bool:
+    """A short stop word among a label word's forms: "in" is a form of the plural "ins" ("accepts walk-ins"), and
+    spelt that relation in every question with "in". Longer ones stay ("name" of "named" is a stop word too)."""
+    return form in STOP and len(form) <= 3
 
 
 def _is_verb(word: str) -> bool:
