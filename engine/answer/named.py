@@ -42,7 +42,7 @@ from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from kg_adapters.readable import object_noun, plural, singular, subject_role
+from kg_adapters.readable import object_noun, singular, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import VerbSenses
@@ -132,9 +132,6 @@ class NamedRelations:
                                          if not verb for form in forms)
         self._vocabulary = sorted(self._known)  # in a fixed order, for the typo search
         self._senses = VerbSenses(_relation_verbs(schema))
-        # a word that names a class is a noun, never a verb to read by its senses: "which doctors ..." is no "treat"
-        self._class_nouns = frozenset(form for c in schema.classes if not c.is_literal
-                                      for word in re.findall(r"[a-z]+", fold(c.label)) for form in (word, plural(word)))
 
     def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
         """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
@@ -142,7 +139,7 @@ class NamedRelations:
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
         order = words_of(text)
-        counts = self._corrected(Counter(order)) + self._senses.spelt(order, self._known | self._class_nouns)  # "put out": `published`
+        counts = self._corrected(Counter(order)) + self._senses.spelt(order, self._known)  # "put out": `published`
         tokens = set(counts)
         graded = self._unqualified(_dimension_words(tokens), order)
         found = {}
