@@ -10,12 +10,10 @@ up there: nothing is held in memory but what questions have read.
 
 How a question is linked (`LabelIndex.link`):
 
-* The question is cut into tokens; every n-gram (longest first) is looked up by its
-  normalised form: case-folded, accents stripped, apostrophes dropped, other
-  punctuation a space, "&" read as "and". A label that matches character for
-  character scores 1.0, a normalised match 0.9, a match with the leading "the"
-  dropped or the spaces removed ("spiderman") 0.85, a fuzzy match (typos, by
-  Levenshtein distance on the normalised form) 0.5-0.8.
+* The question is cut into tokens; every n-gram (longest first) is looked up by its normalised form: case-folded,
+  accents stripped, apostrophes dropped, other punctuation a space, "&" read as "and". A label that matches character
+  for character scores 1.0, a normalised match 0.9, a match with the leading "the" dropped or the spaces removed
+  ("spiderman") 0.85, a fuzzy match (typos, by Levenshtein distance on the normalised form) 0.5-0.8.
 * Longer spans win over the shorter spans they overlap ("blade runner" beats
   "blade"); at equal length the better score wins.
 * Spans made only of stop words or schema words ("movies", "direct", "films" for a class `movie`)
@@ -37,7 +35,8 @@ How a question is linked (`LabelIndex.link`):
   Ties are broken by how many triples the entity is part of.
 * A word that ends names ("spielberg") also names the best-connected such name in a slot label matches leave
   free (`name_forms.py`): MoviesKG's tag "spielberg" and Steven Spielberg are both tried. An English word
-  ("common": Ealing Common) does so only capitalised where capitals tell names.
+  ("common": Ealing Common) does so only capitalised where capitals tell names. A long name's opening words,
+  capitalised, name it where they match no label ("St Ann": St Ann Hospital; `NameForms.opening`).
 * A keyword (a label in lower case: a tag "harrison ford") yields to a name (a capitalised label) that the
   same words name, unless the question names the keyword's class.
 * A word in capitals where capitals tell names ("US", "UK") also names the best-connected names it abbreviates:

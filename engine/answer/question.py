@@ -228,12 +228,9 @@ class QuestionReader:
         return frozenset(asked)
 
     def _where(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:
-        """What "where" asks for. The verb of "where does X work?" spells a relation whose label puts its objects
-        at a place ("works at", "born in", "trained at"): those objects are the answer, not the place they are in
-        ("where does X work?" is X's workplace, not its city; "where was X born?" her birthplace, not its
-        country). Where the question spells several, the last before the end asks (the first may sit in a name's
-        description: "where did the doctor treating X study?"). Otherwise the objects of a relation that says
-        where its subject is, or WordNet's places (`_place_classes`)."""
+        """What "where" asks for: the objects of a relation whose label puts them at a place ("works at", "born in")
+        where the question spells one, the last before the end where it spells several ("where does X work?" is X's
+        workplace, not its town; "where did the doctor treating X study?"); else the places of `_place_classes`."""
         order = words_of(_names_blanked(text, linking, len(text)))
         placed = []
         for name, spelling in named.items():

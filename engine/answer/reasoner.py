@@ -59,9 +59,8 @@ log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
 # version). 71: "where" asks for the objects of the placing relation ("works at") the question spells; dates in
-# words are ISO dates; a long name's opening words name it; a label word's short stop-word forms spell nothing. 70: a question's verb
-# spells a relation's verb by WordNet's senses, and "who" asks for the groups that relation reaches. 69: the noun of a "<noun> of" relation names its subjects; "which is the <superlative> <noun>"
-# asks for the noun's things. 68: nothing built under the asked operator: the best kept reading is extended too.
+# words are ISO dates; a long name's opening words name it; a label word's short stop-word forms spell nothing. 70: a
+# question's verb spells a relation's verb by WordNet's senses, and "who" asks for the groups that relation reaches.
 REASONER_VERSION = 71
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
