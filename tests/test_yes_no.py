@@ -121,6 +121,26 @@ def test_the_reasoner_answers_with_the_flag_the_question_names(firm, tmp_path, q
         reasoner.close()
 
 
+@pytest.mark.parametrize("program, fits", [
+    ("(JOIN active false)", True),  # the "no" of the word the question denies says the exclusion itself
+    ("(AND Project (NOT (JOIN has_budget true)))", True),
+    ("(JOIN active true)", False),
+])
+def test_a_yes_no_relations_no_answers_a_negation(firm, program, fits) -> None:
+    """A made-up hospital KG's "which doctors are not on call?" passed over (JOIN on_call false), which holds no
+    NOT, for a NOT of another relation."""
+    from engine.answer.asked import fits_asked
+    from engine.answer.search import ProgramCandidate
+    from engine.programs.validate import validate
+
+    kg, config, root = firm
+    question = _reader(kg, config, root).read("which projects are not active?")
+    parsed = parse(program)
+    cand = ProgramCandidate(parsed, program, frozenset(), validate(parsed, kg.schema),
+                            execution=kg.executor.execute(program))
+    assert fits_asked(question, cand) is fits
+
+
 @pytest.mark.parametrize("question", ["which active projects does Ana Brook work on?",
                                       "which inactive projects does Ana Brook work on?",
                                       "what active projects does Ana Brook work on?"])

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from engine.programs.sexpr import Aggregate, Compare, Count, In, Not, Or, Superlative, relations, walk
+from engine.programs.sexpr import (BOOLEANS, Aggregate, Compare, Count, In, Join, Literal, Not, Or, Superlative,
+                                  relations, walk)
 from engine.programs.validate import LITERAL_KINDS, QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.schema import Schema
 
@@ -29,6 +30,8 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     if question.asks_count and counts_named(question):
         return False  # "how many <noun> have fewer than ..." is answered by a count, not by the things
     nodes = {type(node) for node in walk(cand.program)}
+    if any(_denial(node) for node in walk(cand.program)):  # "which doctors are not on call?": (JOIN on_call false)
+        nodes.add(Not)
     if question.asks_yes_no and In not in nodes:  # a yes/no question: IN only, whatever else it asks
         return False
     cues = [node in nodes for cue, node in _CUE_NODES if getattr(question, cue)]
@@ -42,6 +45,15 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
             # too). Every ranking among the 79 of geography-demo and tests/fixtures/ops_questions is outermost.
             cues.append(isinstance(cand.program, Superlative))
     return bool(cues) and all(cues)
+
+
+def _denial(node) -> bool:
+    """A yes/no relation's "no" ((JOIN active false)), which says a negation itself: the candidates build it only
+    where the question denies that relation's word (`candidates._value`), so it answers an exclusion as NOT does.
+    A made-up hospital KG's "which doctors are not on call?" passed over (JOIN on_call false) for a NOT of another
+    relation."""
+    value = node.arg if isinstance(node, Join) else None
+    return isinstance(value, Literal) and value.kind == "boolean" and value.value == BOOLEANS[1]
 
 
 def counts_named(question: Question) -> bool:
