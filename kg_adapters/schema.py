@@ -47,7 +47,7 @@ from .naming import class_iri, local_name
 from .readable import names_people, object_noun, relation_label, reverse_label, subject_noun, words
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 7  # bump when reading or induction changes, so cached schemas are rebuilt (7: attributes glue no classes)
+SCHEMA_VERSION = 8  # bump when reading or induction changes, so cached schemas are rebuilt (8: attributes glue no classes)
 
 
 @dataclass(frozen=True)
@@ -416,10 +416,9 @@ class _SchemaReader:
             members = set().union(*(fillers[r] for r in group if r not in attached))
             name, provisional = _induced_name(group)
             iri = class_iri(name)
-            classes[iri] = ClassInfo(
-                iri, name, name, _induced_description(group), induced=True, roles=tuple(sorted(group, key=_role_key)),
-                size=len(members), provisional=provisional,
-            )
+            own = tuple(sorted((r for r in group if r not in attached), key=_role_key))  # a shared attribute: no test
+            classes[iri] = ClassInfo(iri, name, name, _induced_description(group), induced=True, roles=own,
+                                     size=len(members), provisional=provisional)
             for role in group:
                 role_class.setdefault(role, []).append(iri)
         for key, info in list(classes.items()):
@@ -640,8 +639,9 @@ def _induced_groups(induced: list[Role], fillers: dict[Role, set[Term]], role_cl
     thing that nothing else joins: airlines and alliances both have a founding year, cities and states a
     population. Merged like the other roles, one such attribute glued those kinds into one class, which no
     noun names. So the classes are formed by the roles between entities alone, and an attribute joins each
-    class its subjects overlap as roles merge (`_merge_roles`' test); subjects that fill no other role
-    (things known only by their attributes) still form a class of their own from those attributes."""
+    class its subjects overlap as roles merge (`_merge_roles`' test), as a relation of that domain but, where it
+    joins two or more, not as a test of membership (`ClassInfo.roles`: a founding year says no airline); subjects
+    that fill no other role (things known only by their attributes) still form a class of their own from those."""
     attributes = [r for r in induced if r.side == SUBJECT and
                   any(c in literal for c in role_class.get(Role(r.relation, OBJECT), ()))]
     min_count = _min_count(induced, fillers, config)

@@ -65,6 +65,7 @@ def test_an_attribute_two_kinds_share_glues_no_classes(small_kg) -> None:
     assert airline != alliance
     assert set(schema.relation("founded").domain) == {airline, alliance}  # the attribute belongs to both
     assert (min(airline, alliance), max(airline, alliance)) not in schema.shared_members
+    assert {a.label for a in kg.executor.execute(airline).answers} == {"Nordwind", "Skylark", "Lunde"}
     assert set(schema.relation("opened").domain) == set(schema.relation("hub").range)  # one kind: as before
 
 

@@ -273,7 +273,8 @@ def _relation_verbs(schema: Schema) -> dict[str, str]:
 def _reading(text: str) -> Reading:
     """The content words of one reading of a relation, each with its forms and whether it is a verb."""
     content = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP and len(w) > 1]
-    return tuple((frozenset(f for f in word_forms(w) if not _function_word(f)), _is_verb(w)) for w in dict.fromkeys(content))
+    return tuple((frozenset(f for f in word_forms(w) if not _function_word(f)), _is_verb(w))
+                 for w in dict.fromkeys(content))
 
 
 def _function_word(form: str) -> bool:

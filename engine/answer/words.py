@@ -48,7 +48,8 @@ def numbers_as_digits(question: str) -> str:
 
 
 # Month names and their short forms ("Sept" too), for dates written in words.
-_MONTHS = {name.lower(): i for names in (calendar.month_name, calendar.month_abbr) for i, name in enumerate(names) if name}
+_MONTHS = {name.lower(): i for names in (calendar.month_name, calendar.month_abbr)
+           for i, name in enumerate(names) if name}
 _MONTHS["sept"] = 9
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
