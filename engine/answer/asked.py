@@ -29,8 +29,9 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
         return not counts_another(question, cand)
     if question.asks_count and counts_named(question):
         return False  # "how many <noun> have fewer than ..." is answered by a count, not by the things
-    nodes = {type(node) for node in walk(cand.program)}
-    if any(_denial(node) for node in walk(cand.program)):  # "which doctors are not on call?": (JOIN on_call false)
+    found = list(walk(cand.program))
+    nodes = {type(node) for node in found}
+    if any(map(_denial, found)):  # "which doctors are not on call?": (JOIN on_call false)
         nodes.add(Not)
     if question.asks_yes_no and In not in nodes:  # a yes/no question: IN only, whatever else it asks
         return False
