@@ -140,6 +140,10 @@ XSD_INTEGER = XSD + "integer"
 XSD_DECIMAL = XSD + "decimal"
 XSD_DOUBLE = XSD + "double"
 XSD_DATE = XSD + "date"
+XSD_BOOLEAN = XSD + "boolean"
+# A spreadsheet writes a flag as yes/no or true/false. Kept as entities, "yes" and "no" become a class of two
+# members that every "who"/"which" question can land on (the recipes probe's `vegetarian` did just that).
+_FLAG_WORDS = {"true": "true", "yes": "true", "false": "false", "no": "false"}
 # Share of a relation's objects that may fail to parse as numbers/dates (misfiled rows)
 # without turning the whole relation back into entities.
 _OUTLIER_SHARE = 0.01
@@ -199,6 +203,21 @@ def load_file(
     if checked.format in STREAMED_FORMATS:
         return checked
     return _parsed(checked, text, max_predicates)
+
+
+def sniff_format(path: str | os.PathLike) -> str | None:
+    """The format of a file from its first bytes (decompressed where gzipped), or None where that cannot be
+    told: what a store's folder is named by before the whole file is read (`load_file` says why it fails)."""
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as handle:
+            head = handle.read(_SNIFF_BYTES)
+        if head.startswith(_GZIP_MAGIC):
+            with gzip.open(source, "rb") as stream:
+                head = stream.read(_SNIFF_BYTES)
+        return detect_format(source[:-3] if source.lower().endswith(".gz") else source, head)
+    except (OSError, EOFError, zlib.error, LoadError):
+        return None
 
 
 def _read_checked(source: str, max_bytes: int) -> tuple[CheckedFile, str]:
@@ -735,21 +754,32 @@ def _literal_relations(rows: list[_Row]) -> set[str]:
     return chosen
 
 
+def _flag_relations(rows: list[_Row]) -> set[str]:
+    """Relations whose every object is a yes/no word, to be stored as xsd:boolean. Unlike numbers no object
+    may be off: MoviesKG's `has_tags` has three "no" tags among thousands and stays entity-valued."""
+    others = {row.relation for row in rows if row.obj.lower() not in _FLAG_WORDS}
+    return {row.relation for row in rows} - others
+
+
 _LABEL = pyoxigraph.NamedNode(RDFS_LABEL)
-_DATATYPES = {iri: pyoxigraph.NamedNode(iri) for iri in (XSD_INTEGER, XSD_DECIMAL, XSD_DOUBLE, XSD_DATE)}
+_DATATYPES = {iri: pyoxigraph.NamedNode(iri) for iri in (XSD_INTEGER, XSD_DECIMAL, XSD_DOUBLE, XSD_DATE, XSD_BOOLEAN)}
 
 _Fact = tuple[str, str, str]
 
 
 def _build_triples(rows: list[_Row]) -> list[pyoxigraph.Triple]:
     """Mint each name once (comprehensions, not per-row calls: this is the hot path)."""
-    literal_relations = _literal_relations(rows)
+    flag_relations = _flag_relations(rows)
+    literal_relations = _literal_relations(rows) - flag_relations
     facts = dict.fromkeys((row.subject, row.relation, row.obj) for row in rows)  # de-duplicated, in order
-    entities = _entity_nodes(facts, literal_relations)
+    entities = _entity_nodes(facts, literal_relations | flag_relations)
     relations = {rel: pyoxigraph.NamedNode(naming.relation_iri(rel)) for rel in dict.fromkeys(r for _, r, _ in facts)}
     literals = {o: _typed_literal(o) for _, r, o in facts if r in literal_relations}
+    flags = {o: pyoxigraph.Literal(_FLAG_WORDS[o.lower()], datatype=_DATATYPES[XSD_BOOLEAN])
+             for _, r, o in facts if r in flag_relations}
     triples = [
-        pyoxigraph.Triple(entities[s], relations[r], literals[o] if r in literal_relations else entities[o])
+        pyoxigraph.Triple(entities[s], relations[r],
+                          literals[o] if r in literal_relations else flags[o] if r in flag_relations else entities[o])
         for s, r, o in facts
     ]
     return triples + _labels(entities, relations)

@@ -28,10 +28,14 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from .base import Bindings, KGError, LoadError, QueryError, QueryTimeout, StoreInfo, Term
-from .loader import DEFAULT_MAX_BYTES, DEFAULT_MAX_PREDICATES, DEFAULT_MAX_TRIPLES, CheckedFile, ParsedGraph, bulk_load, load_file
+from .loader import (DEFAULT_MAX_BYTES, DEFAULT_MAX_PREDICATES, DEFAULT_MAX_TRIPLES, CheckedFile, ParsedGraph, bulk_load,
+                     load_file, sniff_format)
 
-# Bump when the loader's output for the same file changes, so old stores are not reused.
+# Bump when the loader's output for the same file changes, so old stores are not reused; a change that only one
+# format's reading makes bumps that format alone in FORMAT_VERSIONS, so the stores (and the fingerprints, which
+# corpora are bound to) of the other formats stay as they were.
 STORE_FORMAT_VERSION = "1"
+FORMAT_VERSIONS = {"delimited": "2"}  # 2: yes/no flags are xsd:boolean
 DEFAULT_CACHE_ROOT = Path.home() / ".cache" / "kgscout"
 DEFAULT_MAX_ROWS = 100_000
 USE_AN_ENDPOINT = ("For a graph this large, load it into a SPARQL endpoint (Virtuoso, QLever, or any SPARQL 1.1 "
@@ -83,7 +87,7 @@ class OxigraphStore:
                             path=str(path))
         sha = file_sha256(path)
         root = Path(cache_root or DEFAULT_CACHE_ROOT) / "stores"
-        target = root / f"{sha[:24]}-v{STORE_FORMAT_VERSION}"
+        target = root / f"{sha[:24]}-v{format_version(sniff_format(path))}"
         if not (target / "READY").is_file():
             source = load_file(path, max_bytes=max_bytes, max_predicates=max_predicates)
             _build(source, target, Limits(max_predicates, max_triples), on_progress)
@@ -92,7 +96,7 @@ class OxigraphStore:
     @classmethod
     def from_parsed(cls, parsed: ParsedGraph, cache_root: str | os.PathLike | None = None) -> "OxigraphStore":
         root = Path(cache_root or DEFAULT_CACHE_ROOT) / "stores"
-        target = root / f"{parsed.sha256[:24]}-v{STORE_FORMAT_VERSION}"
+        target = root / f"{parsed.sha256[:24]}-v{format_version(parsed.format)}"
         if not (target / "READY").is_file():
             _build(parsed, target)
         return cls.open(target)
@@ -224,12 +228,17 @@ def _term(node: object) -> Term | None:
     raise KGError(f"unexpected term in result: {node!r}")
 
 
+def format_version(fmt: str | None) -> str:
+    """The version of what the loader makes of a file of this format (None: not known before reading)."""
+    return FORMAT_VERSIONS.get(fmt or "", STORE_FORMAT_VERSION)
+
+
 def _info_for(parsed: ParsedGraph | CheckedFile, location: str) -> StoreInfo:
     return StoreInfo(
         name=Path(parsed.source).name,
         kind="embedded",
         location=location,
-        fingerprint=f"oxigraph:{parsed.sha256}:v{STORE_FORMAT_VERSION}",
+        fingerprint=f"oxigraph:{parsed.sha256}:v{format_version(parsed.format)}",
         triples=len(parsed.triples) if isinstance(parsed, ParsedGraph) else 0,  # a built store counts its own
         extra={"format": parsed.format},
     )

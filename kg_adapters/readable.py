@@ -95,6 +95,21 @@ def object_noun(relation: str) -> str:
     return " ".join(ws[:-1] + [singular(ws[-1])])
 
 
+def kind_noun(relation: str) -> str | None:
+    """The object noun where the relation's name itself holds it as a noun: in_country -> country, from_airport ->
+    airport, hub -> hub. Such a noun says what kind of thing the objects are; an agent noun says what they do
+    (operated_by -> operator), and a verb's or a preposition's cut is no noun at all (located_in -> "located",
+    serves -> "serve", trained_under -> "under"): None for those."""
+    noun = object_noun(relation)
+    last = noun.split()[-1]
+    ws = [w.lower() for w in words(relation)]
+    if ws and _is_inflected_verb(ws[0]):
+        ws = ws[1:]  # a name opens with its verb ("serves", "borders"): that word is not the objects' noun
+    if last not in {w for w in ws} | {singular(w) for w in ws} or last in _PREPOSITIONS or not is_noun(last):
+        return None
+    return noun
+
+
 def subject_role(relation: str) -> str | None:
     """The noun a "<noun> of" name calls its subjects: X `member_of` Y reads "X is a member of Y", so
     "member" names X, not Y, and "the members of Y" walks toward the subjects. `object_noun` gives such a name's

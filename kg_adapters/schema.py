@@ -27,6 +27,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from lemminflect import getAllLemmas
+
 from .base import (
     ANNOTATION_PREDICATES,
     OWL_CLASS,
@@ -44,10 +46,11 @@ from .base import (
     Term,
 )
 from .naming import class_iri, local_name
-from .readable import names_people, object_noun, relation_label, reverse_label, subject_noun, words
+from .readable import (kind_noun, names_people, object_noun, relation_label, reverse_label,
+                       subject_noun, words)
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 8  # bump when reading or induction changes, so cached schemas are rebuilt (8: attributes glue no classes)
+SCHEMA_VERSION = 9  # bump when reading or induction changes, so cached schemas are rebuilt (9: kind nouns name classes)
 
 
 @dataclass(frozen=True)
@@ -667,15 +670,26 @@ def _induced_name(group: list[Role]) -> tuple[str, bool]:
     name from their first relation, marked provisional for a namer to replace."""
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]
+    kinds = Counter(kind for r in objects if (kind := kind_noun(r.relation)))
     if objects and len(objects) >= len(subjects):
         nouns = sorted({object_noun(r.relation) for r in objects})
         if names_people(nouns):
             return "person", False
-        return (nouns[0] if len(nouns) == 1 else " or ".join(nouns[:3])), False
+        said = [n for n in nouns if not _no_noun(n.split()[-1])] or nouns  # not located_in's "located"
+        return (said[0] if len(said) == 1 else " or ".join(said[:3])), False
     named = subject_noun([r.relation for r in subjects])
     if named:
         return named, False
+    if kinds:  # the objects of in_country are countries, whatever else they are the subjects of
+        return min(kinds, key=lambda k: (-kinds[k], k)), False
     return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation), True
+
+
+def _no_noun(word: str) -> bool:
+    """A word English knows, but not as a noun: what a name cut at a verb or an adverb leaves (located_in ->
+    "located", trained_under -> "under"). A word it does not know ("containedby") may be one."""
+    lemmas = getAllLemmas(word)
+    return bool(lemmas) and "NOUN" not in lemmas
 
 
 def _induced_description(group: list[Role]) -> str:

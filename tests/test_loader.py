@@ -303,6 +303,20 @@ def test_literal_typing_is_decided_per_relation(tmp_path):
     assert naming.entity_iri("1995") not in labels(graph)
 
 
+def test_yes_no_relation_holds_booleans(tmp_path):
+    content = "Dal,vegetarian,yes\nRagu,vegetarian,No\nDal,spicy,TRUE\nDal,has_tags,no\nRagu,has_tags,stew\n"
+    graph = load_text(tmp_path, "kb.csv", content)
+
+    def flag(value: str) -> pyoxigraph.Literal:
+        return pyoxigraph.Literal(value, datatype=pyoxigraph.NamedNode(XSD + "boolean"))
+
+    assert objects(graph, "vegetarian") == [flag("true"), flag("false")]
+    assert objects(graph, "spicy") == [flag("true")]
+    # One object that is no yes/no word keeps the relation entity-valued, "no" included.
+    assert objects(graph, "has_tags") == [ent("no"), ent("stew")]
+    assert naming.entity_iri("yes") not in labels(graph)
+
+
 def test_impossible_date_keeps_relation_entity_valued(tmp_path):
     graph = load_text(tmp_path, "kb.txt", "A|on|2020-01-31\nB|on|2020-13-45\n")
     assert objects(graph, "on") == [ent("2020-01-31"), ent("2020-13-45")]

@@ -413,6 +413,15 @@ def test_what_how_many_counts(geo: KnowledgeGraph, config, embedder: Embedder, q
 
 
 
+@pytest.mark.parametrize("question", ["what has the largest area?", "what has the highest population"])
+def test_a_ranking_that_names_no_class_ranks_the_subjects_of_the_attribute_it_spells(
+        geo: KnowledgeGraph, config, embedder: Embedder, question: str) -> None:
+    reader = QuestionReader(geo.schema, LabelIndex.build(geo.store, geo.schema, config.cache_dir, embedder))
+    read = reader.read(question)
+    assert not read.anchors and not read.unlinked
+    assert read.classes == ("Country",)  # tiny_geo's area and population are the countries'
+
+
 def test_a_superlative_before_a_relations_noun_asks_for_what_the_noun_names(small_kg, config,
                                                                              embedder: Embedder) -> None:
     """ "which is the largest <noun>" asks for the noun's things as "which <noun>" does, where their class has

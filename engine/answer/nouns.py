@@ -2,12 +2,14 @@
 X's <noun>" ask for the objects of the relation the noun names (a number where they are values).
 
 `question.py` adds the classes these nouns ask for to the question's asked classes; the ranker puts the readings
-that answer with them first (`asked.fits_asked`).
+that answer with them first (`asked.fits_asked`). A ranking that names no class ranks the subjects of the
+relations it spells (`ranked_subjects`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import Schema
@@ -45,6 +47,16 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
     pattern = re.compile(rf"(\b(?P<wh>what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?{_SUPERLATIVE}"
                          rf"(?P<noun>{alternatives})\b(?!\s*['’]s?\s)", re.IGNORECASE)
     return pattern, {form: (frozenset(classes), form in values) for form, classes in asks.items()}
+
+
+def ranked_subjects(schema: Schema, named: Mapping[str, object]) -> tuple[str, ...]:
+    """ "Which dish has the most calories?" where no class is called "dish": the question names no thing and no
+    class of the graph, but it spells what it ranks by (`named`: the relations it spells), so the things ranked
+    are the subjects of the attributes it spells (of the relations it spells where it spells no attribute)."""
+    spelled = [rel for name in named if (rel := schema.relation(name))]
+    ranked = [rel for rel in spelled if schema.literal_kind(rel) != "entity"] or spelled
+    domains = (c for rel in ranked for c in rel.domain)
+    return tuple(dict.fromkeys(c for c in domains if (info := schema.class_(c)) and not info.is_literal))
 
 
 # A superlative before the noun ("which is the oldest <noun>") ranks what the noun names; it asks for the same things.

@@ -45,7 +45,7 @@ from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED
-from .nouns import relation_nouns, without_possessors
+from .nouns import ranked_subjects, relation_nouns, without_possessors
 from .who import Who
 from .words import ARTICLES, STOP, dates_as_iso, fold, numbers_as_digits, ordinals_as_values, word_forms
 
@@ -161,7 +161,7 @@ class QuestionReader:
             # "who directed the most movies", "who has the most writing credits": no name, and "who" asks for
             # the people to rank, whatever class words the question has
             asked = sorted(c for c in asked_types if (info := self.schema.class_(c)) and not info.is_literal)
-            classes = tuple(dict.fromkeys([*classes, *asked]))
+            classes = tuple(dict.fromkeys([*classes, *asked])) or ranked_subjects(self.schema, named)
         return Question(
             text=text,
             linking=linking,
