@@ -27,8 +27,6 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from lemminflect import getAllLemmas
-
 from .base import (
     ANNOTATION_PREDICATES,
     OWL_CLASS,
@@ -675,21 +673,13 @@ def _induced_name(group: list[Role]) -> tuple[str, bool]:
         nouns = sorted({object_noun(r.relation) for r in objects})
         if names_people(nouns):
             return "person", False
-        said = [n for n in nouns if not _no_noun(n.split()[-1])] or nouns  # not located_in's "located"
-        return (said[0] if len(said) == 1 else " or ".join(said[:3])), False
+        return (nouns[0] if len(nouns) == 1 else " or ".join(nouns[:3])), False
     named = subject_noun([r.relation for r in subjects])
     if named:
         return named, False
     if kinds:  # the objects of in_country are countries, whatever else they are the subjects of
         return min(kinds, key=lambda k: (-kinds[k], k)), False
     return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation), True
-
-
-def _no_noun(word: str) -> bool:
-    """A word English knows, but not as a noun: what a name cut at a verb or an adverb leaves (located_in ->
-    "located", trained_under -> "under"). A word it does not know ("containedby") may be one."""
-    lemmas = getAllLemmas(word)
-    return bool(lemmas) and "NOUN" not in lemmas
 
 
 def _induced_description(group: list[Role]) -> str:
