@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from bench.kgs import KGS_DATA as KGS
+from engine.answer.linker import LabelIndex
 from engine.answer.named import NamedRelations, share
+from engine.answer.question import QuestionReader
 from engine.bootstrap.kinds import kinds_of
 from engine.bootstrap.lexicon import (End, build_lexicon, distinct, ensure_lexicon, kept, proposals, relation_examples,
                                       with_kinds)
@@ -101,6 +103,19 @@ def test_lexicon_words_spell_the_relation_each_way(small_kg) -> None:
     chain = named.named("who is the dad of the dad of Anna's kid?", [])
     three = parse('(JOIN (R parent) (JOIN (R parent) (JOIN parent "Anna Berg")))')
     assert share(chain, three) == 3 > share(chain, parse('(JOIN (R parent) "Anna Berg")'))
+
+
+def test_a_lexicon_word_after_which_asks_for_that_end(small_kg, config, embedder) -> None:
+    """ "Which dishes use garlic?" where no class is called "dish": the lexicon's word for the objects of `serves`
+    asks for them as the relation's own noun would (before, nothing was asked for and the search answered the
+    restaurants serving them); its word for the subjects asks for those."""
+    rows = [(f"Inn {i % 3}", "serves", f"Stew {i}") for i in range(6)] + [(f"Stew {i}", "ingredient", f"Herb {i % 2}")
+                                                                         for i in range(6)]
+    kg = small_kg("menu.tsv", "".join(f"{s}\t{r}\t{o}\n" for s, r, o in rows))
+    kg.adopt_lexicon({"serves": RelationWords(("dish",), ("eatery",))})
+    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    assert reader.read("which dishes use Herb 1?").asked_types == frozenset(kg.schema.relation("serves").range)
+    assert reader.read("which eatery has Stew 2?").asked_types == frozenset(kg.schema.relation("serves").domain)
 
 
 MARRIED = """\

@@ -58,10 +58,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 72: a ranking that names no thing and no class ranks the subjects of the attributes it spells. 71: "where"
-# asks for the objects of the placing relation ("works at") the question spells; dates in words are ISO dates; a long
-# name's opening words name it; a label word's short stop-word forms spell nothing. 70: see git log.
-REASONER_VERSION = 72
+# version). 74: the lexicon's words after "which" ask for their end of the relation. 72: a ranking that names no
+# thing and no class ranks the subjects of the attributes it spells. 71 and before: see git log.
+REASONER_VERSION = 74
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
