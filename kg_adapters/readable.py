@@ -105,7 +105,7 @@ def kind_noun(relation: str) -> str | None:
     ws = [w.lower() for w in words(relation)]
     if ws and _is_inflected_verb(ws[0]):
         ws = ws[1:]  # a name opens with its verb ("serves", "borders"): that word is not the objects' noun
-    if last not in {w for w in ws} | {singular(w) for w in ws} or last in _PREPOSITIONS or not is_noun(last):
+    if last not in set(ws) | {singular(w) for w in ws} or last in _PREPOSITIONS or not is_noun(last):
         return None
     return noun
 

@@ -44,8 +44,7 @@ from .base import (
     Term,
 )
 from .naming import class_iri, local_name
-from .readable import (kind_noun, names_people, object_noun, relation_label, reverse_label,
-                       subject_noun, words)
+from .readable import kind_noun, names_people, object_noun, relation_label, reverse_label, subject_noun, words
 
 SUBJECT, OBJECT = "subject", "object"
 SCHEMA_VERSION = 9  # bump when reading or induction changes, so cached schemas are rebuilt (9: kind nouns name classes)
@@ -663,12 +662,12 @@ def _induced_groups(induced: list[Role], fillers: dict[Role, set[Term]], role_cl
 
 def _induced_name(group: list[Role]) -> tuple[str, bool]:
     """(name, provisional). Objects are named by what the relations call them (directed_by -> director;
-    several agent nouns -> person); subjects by naming convention or a shared verb (`subject_noun`). Where
-    neither says, what the subjects are takes knowledge of the world, not of English: they get a stand-in
-    name from their first relation, marked provisional for a namer to replace."""
+    several agent nouns -> person); subjects by naming convention or a shared verb (`subject_noun`), else by a
+    noun an object role's name holds (`kind_noun`: in_country -> country). Where none says, what the subjects
+    are takes knowledge of the world, not of English: they get a stand-in name from their first relation,
+    marked provisional for a namer to replace."""
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]
-    kinds = Counter(kind for r in objects if (kind := kind_noun(r.relation)))
     if objects and len(objects) >= len(subjects):
         nouns = sorted({object_noun(r.relation) for r in objects})
         if names_people(nouns):
@@ -677,6 +676,7 @@ def _induced_name(group: list[Role]) -> tuple[str, bool]:
     named = subject_noun([r.relation for r in subjects])
     if named:
         return named, False
+    kinds = Counter(kind for r in objects if (kind := kind_noun(r.relation)))
     if kinds:  # the objects of in_country are countries, whatever else they are the subjects of
         return min(kinds, key=lambda k: (-kinds[k], k)), False
     return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation), True
