@@ -215,16 +215,21 @@ def sniff_format(path: str | os.PathLike) -> str | None:
         if head.startswith(_GZIP_MAGIC):
             with gzip.open(source, "rb") as stream:
                 head = stream.read(_SNIFF_BYTES)
-        return detect_format(source[:-3] if source.lower().endswith(".gz") else source, head)
+        return detect_format(_without_gz(source), head)
     except (OSError, EOFError, zlib.error, LoadError):
         return None
+
+
+def _without_gz(source: str) -> str:
+    """The name a gzipped file's format is read from."""
+    return source[:-3] if source.lower().endswith(".gz") else source
 
 
 def _read_checked(source: str, max_bytes: int) -> tuple[CheckedFile, str]:
     """Read, decompress and decode the file, name its format and apply every refusal rule."""
     try:
         data = _gunzip(_read_bytes(source, max_bytes), max_bytes)
-        name = source[:-3] if source.lower().endswith(".gz") else source
+        name = _without_gz(source)
         text = _decode(data)
         if not _DATA_LINE.search(text):  # empty, blank, or only comments
             raise LoadError("the file has no triples")

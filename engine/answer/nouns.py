@@ -34,7 +34,7 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
     # and read as the lexicon's word for another relation's objects it asked for those (PQL-3H check 92.7 -> 75.6;
     # with this, none of the 69 sampled dev questions the rule reaches changes its program: BENCHMARKS.md v72-v74)
     own = {form for rel in schema.relations for noun in (object_noun(rel.name), rel.label.lower())
-           for form in (word_forms(noun) if " " not in noun else {noun})}
+           for form in _forms(noun)}
     for rel in schema.relations:
         if schema.literal_kind(rel) == "boolean":
             continue  # "which is <yes/no word>": the word names its subjects, never true or false
@@ -51,7 +51,7 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
                  if words and classes and all(schema.class_(c) for c in classes)]
         for nouns, classes, valued in ends:
             for noun in nouns:
-                for form in word_forms(noun) if " " not in noun else {noun}:
+                for form in _forms(noun):
                     asks.setdefault(form, set()).update(classes)
                     if valued:
                         values.add(form)
@@ -59,6 +59,11 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
     pattern = re.compile(rf"(\b(?P<wh>what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?{_SUPERLATIVE}"
                          rf"(?P<noun>{alternatives})\b(?!\s*['’]s?\s)", re.IGNORECASE)
     return pattern, {form: (frozenset(classes), form in values) for form, classes in asks.items()}
+
+
+def _forms(noun: str) -> set[str]:
+    """A one-word noun's inflections ("dish", "dishes"); a phrase as it is."""
+    return word_forms(noun) if " " not in noun else {noun}
 
 
 def ranked_subjects(schema: Schema, named: Mapping[str, object]) -> tuple[str, ...]:
