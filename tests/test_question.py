@@ -212,6 +212,10 @@ def test_who_ranks_people_where_the_question_names_no_one(reader: QuestionReader
         ("which films are set in a forest", False),  # -est, but not an adjective's
         ("almost every film by ridley scott", False),
         ("who directed alien", False),
+        ("when did alien first come out", False),  # "first" before a verb says when, it ranks nothing
+        ("when was alien first released", False),
+        ("which film by ridley scott came out first", True),
+        ("the first released film of ridley scott", True),  # after an article it is an adjective again
     ],
 )
 def test_questions_that_ask_for_a_ranking(reader: QuestionReader, question: str, asks_superlative: bool) -> None:

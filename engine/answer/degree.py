@@ -170,6 +170,31 @@ def without_named_superlatives(text: str, phrases: tuple[tuple[frozenset[str], .
     return text
 
 
+# "When did X first come out?", "where was X last seen?": "first" or "last" before a verb says when the act was done,
+# not which of several things ranks first; after an article or a possessive it is an adjective again ("the first
+# released album", "its last recorded song"), and before a noun it ranks ("the first film").
+_ORDINAL_ADVERB = re.compile(r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!'s )\b(first|last)\s+(?P<next>[a-z]+)", re.IGNORECASE)
+
+
+def graded_words(text: str, phrases: tuple[tuple[frozenset[str], ...], ...]) -> str:
+    """The text with only the superlatives that may rank: those no relation's reading spells
+    (`without_named_superlatives`) and no "first" or "last" that says when (`without_adverbs_of_time`)."""
+    return without_adverbs_of_time(without_named_superlatives(text, phrases))
+
+
+def without_adverbs_of_time(text: str) -> str:
+    """The text with each "first" and "last" blanked where it stands before a word that can only be a verb
+    (lemminflect knows it as a verb and as no noun or adjective: "come", "released", not "release" or "film");
+    same length, so offsets still hold. A software KG's "when did X first come out?" had ranked what depends on X."""
+    def blank(match: re.Match) -> str:
+        lemmas = getAllLemmas(match.group("next").lower())
+        verb_only = bool(lemmas.get("VERB")) and not lemmas.keys() & {"NOUN", "ADJ", "PROPN"}
+        word = match.group(1)
+        return match.group(0).replace(word, " " * len(word), 1) if verb_only else match.group(0)
+
+    return _ORDINAL_ADVERB.sub(blank, text)
+
+
 def superlative_offsets(text: str, mentions: tuple[Mention, ...]) -> tuple[int, ...]:
     """Where the superlative words outside the names stand. How many there are bounds how many rankings a
     reading may nest ("which actor has starred in the most films" ranks once); the names after the first are

@@ -34,12 +34,12 @@ from .degree import (
     THAN_ANY,
     asks_count,
     comparatives,
+    graded_words,
     is_superlative,
     ranks_another,
     rankings,
     superlative_offsets,
     superlative_phrases,
-    without_named_superlatives,
 )
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
@@ -151,9 +151,9 @@ class QuestionReader:
         negation = bool(_NEGATION.search(anonymised))
         named = self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"])
         asked_types = self._asked_types(text, linking, named)
-        # a superlative a relation's reading spells ("the <superlative> <noun> of X") names that relation: no ranking
-        graded = without_named_superlatives(anonymised, self._named_superlatives)
-        graded_text = without_named_superlatives(text, self._named_superlatives)
+        # no ranking by a superlative a relation's reading spells ("the <superlative> <noun> of X"), or a "first" of when
+        graded = graded_words(anonymised, self._named_superlatives)
+        graded_text = graded_words(text, self._named_superlatives)
         superlative = any(map(is_superlative, re.findall(r"[a-z]+", graded.lower())))
         superlative = superlative or bool(THAN_ANY.search(anonymised)) or len(choice) > 1
         classes = tuple(c for c in linking.classes if self.schema.class_(c) is not None)
