@@ -7,6 +7,7 @@
     python bench/probes/recipes.py DIR      # DIR/recipes.csv (bare 3-column CSV, yes/no columns)
     python -m engine evaluate --kg DIR/hospital.ttl --questions DIR/hospital_q.jsonl --fresh --cache-dir DIR/cache
     python -m bench.probes.run --out DIR [--budget 150]   # all five in turn (run.py), with a corpus or without
+    python bench/probes/geography.py DIR    # natural questions on our own geography KG (session 46, not blind)
 
 Each was written by a helper session that saw none of the engine, the tests or the benchmarks, from a one-page
 brief (the domain, the file's form, the kinds of question: everyday words instead of the labels, chains, counts,
