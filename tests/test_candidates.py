@@ -332,3 +332,32 @@ def test_a_comparison_in_time_compares_a_year_or_a_date(small_kg, config, embedd
     built = {c.text for c in Enumerator(kg, config).first(_reader(kg, config, embedder).read(question))}
     assert "(lt discovered 1700)" in built
     assert ("(lt radius 1700)" in built) is not timed
+
+
+STAFF_TTL = """@prefix s: <http://example.org/staff/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+s:Lecturer a rdfs:Class ; rdfs:label "lecturer" .
+s:Module a rdfs:Class ; rdfs:label "module" .
+s:teaches rdfs:label "teaches" .
+s:Ann a s:Lecturer ; rdfs:label "Ann Moss" ; s:teaches s:Logic .
+s:Ben a s:Lecturer ; rdfs:label "Ben Ode" ; s:teaches s:Optics , s:Logic .
+s:Cy a s:Lecturer ; rdfs:label "Cy Park" .
+s:Logic a s:Module ; rdfs:label "Logic" .
+s:Optics a s:Module ; rdfs:label "Optics" .
+"""
+
+
+def test_nothing_denies_the_class_at_the_far_end_of_the_verbs_relation(small_kg, config, embedder) -> None:
+    """ "Which lecturers teach nothing?" names no module, yet denies modules: read as "teach no module", the search
+    walks to the modules and builds the class less their teachers (nouns.classes_named_or_denied). Before, the
+    modules were no class of the question, and no negation could be built (a university KG's question answered with
+    a walk over another relation)."""
+    kg = small_kg("staff.ttl", STAFF_TTL)
+    reader = _reader(kg, config, embedder)
+    question = reader.read("which lecturers teach nothing?")
+    assert question.asks_negation and set(question.classes) == {"Lecturer", "Module"}
+    assert set(reader.read("which lecturers teach logic?").classes) == {"Lecturer"}  # "nothing" alone denies
+    teachers = _executed(kg, "(JOIN teaches Module)", frozenset())
+    program = "(AND Lecturer (NOT (JOIN teaches Module)))"
+    assert program in _extended(kg, config, question, teachers)
+    assert [a.label for a in kg.executor.execute(program).answers] == ["Cy Park"]

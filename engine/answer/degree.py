@@ -173,7 +173,8 @@ def without_named_superlatives(text: str, phrases: tuple[tuple[frozenset[str], .
 # "When did X first come out?", "where was X last seen?": "first" or "last" before a verb says when the act was done,
 # not which of several things ranks first; after an article or a possessive it is an adjective again ("the first
 # released album", "its last recorded song"), and before a noun it ranks ("the first film").
-_ORDINAL_ADVERB = re.compile(r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!'s )\b(first|last)\s+(?P<next>[a-z]+)", re.IGNORECASE)
+_ORDINAL_ADVERB = re.compile(r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!'s )\b(first|last)\s+(?P<next>[a-z]+)",
+                             re.IGNORECASE)
 
 
 def graded_words(text: str, phrases: tuple[tuple[frozenset[str], ...], ...]) -> str:

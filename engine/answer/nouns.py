@@ -3,13 +3,14 @@ X's <noun>" ask for the objects of the relation the noun names (a number where t
 
 `question.py` adds the classes these nouns ask for to the question's asked classes; the ranker puts the readings
 that answer with them first (`asked.fits_asked`). A ranking that names no class ranks the subjects of the
-relations it spells (`ranked_subjects`).
+relations it spells (`ranked_subjects`), and "nothing" denies the class at the far end of the relation its verb
+spells (`classes_named_or_denied`).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import Schema
@@ -93,3 +94,29 @@ def without_possessors(text: str, linking: Linking) -> str:
 
 
 _POSSESSOR = re.compile(r"(\s*['’]s?)?\s+")
+
+
+# The words that deny every object of a verb: "which professors teach nothing?", "who manages nobody?". ("Don't teach
+# anything" is left out: read so on the university KG, its search still did not reach the negation.)
+_NOTHING = re.compile(r"\b(nothing|nobody|no one|no-one)\b", re.IGNORECASE)
+
+
+def classes_named_or_denied(schema: Schema, named_classes: Sequence[str], text: str, named: Mapping[str, object],
+                            asked: frozenset[str]) -> tuple[str, ...]:
+    """The schema's classes among those the question's words name, then the ones its "nothing" denies.
+
+    "Which professors teach nothing?" names no course, yet it denies courses: a professor who teaches nothing teaches
+    no course, (AND Professor (NOT (JOIN teaches Course))). English leaves the object to the verb, so what is denied
+    is the entity class at the far end of each relation the question spells (`named`) from a class it asks for
+    (`asked`). Read as if named ("teach no course"), the search builds the negation it builds for "which planets have
+    no moons?" (`candidates._negations`); before, the university KG's question answered a walk over `member_of`."""
+    classes = [c for c in named_classes if schema.class_(c) is not None]
+    if not asked or not _NOTHING.search(text):
+        return tuple(classes)
+    for name in named:
+        rel = schema.relation(name)
+        if rel is None or schema.literal_kind(rel) != "entity":
+            continue  # "which planets weigh nothing" asks about a value: no thing is denied
+        ends = (rel.range if set(rel.domain) & asked else ()) + (rel.domain if set(rel.range) & asked else ())
+        classes += [c for c in ends if (info := schema.class_(c)) is not None and not info.is_literal]
+    return tuple(dict.fromkeys(classes))

@@ -45,7 +45,7 @@ from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED
-from .nouns import ranked_subjects, relation_nouns, without_possessors
+from .nouns import classes_named_or_denied, ranked_subjects, relation_nouns, without_possessors
 from .who import Who
 from .words import ARTICLES, STOP, dates_as_iso, fold, numbers_as_digits, ordinals_as_values, word_forms
 
@@ -71,7 +71,7 @@ _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
 # The operators beyond JOIN and AND, each built only where the question has its cue (issue 13). The cues are
 # English grammar, read on the anonymised question so that a title never holds one.
-_NEGATION = re.compile(r"\b(not|never|no|without|except|outside|other than|apart from)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(not|never|no(thing|body)?|without|except|outside|other than|apart from)\b|n't\b", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could)\b", re.IGNORECASE)
 _AGGREGATES = {"SUM": re.compile(r"\b(total|sum|combined|altogether)\b", re.IGNORECASE),
                "AVG": re.compile(r"\b(average|avg|mean)\b", re.IGNORECASE)}
@@ -156,7 +156,7 @@ class QuestionReader:
         graded_text = graded_words(text, self._named_superlatives)
         superlative = any(map(is_superlative, re.findall(r"[a-z]+", graded.lower())))
         superlative = superlative or bool(THAN_ANY.search(anonymised)) or len(choice) > 1
-        classes = tuple(c for c in linking.classes if self.schema.class_(c) is not None)
+        classes = classes_named_or_denied(self.schema, linking.classes, anonymised, named, asked_types)
         if not anchors and superlative:
             # "who directed the most movies", "who has the most writing credits": no name, and "who" asks for
             # the people to rank, whatever class words the question has

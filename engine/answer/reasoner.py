@@ -58,10 +58,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 75: a "first" or "last" before a verb says when and ranks nothing. 74: the lexicon's words after "which"
-# ask for their end of the relation. 72: a ranking that names no thing and no class ranks the subjects of the
-# attributes it spells. 71 and before: see git log.
-REASONER_VERSION = 75
+# version). 76: "nothing" denies the far end of the verb's relation. 75: "first" before a verb ranks nothing. 74 and
+# before: see git log.
+REASONER_VERSION = 76
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
