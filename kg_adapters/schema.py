@@ -47,7 +47,7 @@ from .naming import class_iri, local_name
 from .readable import kind_noun, names_people, object_noun, relation_label, reverse_label, subject_noun, words
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 9  # bump when reading or induction changes, so cached schemas are rebuilt (9: kind nouns name classes)
+SCHEMA_VERSION = 10  # bump when reading or induction changes, so cached schemas are rebuilt (10: mixed classes)
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,11 @@ class ClassInfo:
     # A stand-in name ("thing with directed by"): nothing in the data says what these entities are, so the
     # engine asks a language model (engine.bootstrap.namer) and `rename_classes` puts its noun in.
     provisional: bool = False
+    # Named by the nouns of several relations that call its members apart ("capital or headquartered or located"):
+    # no one of them says what all members are, so the namer's noun for them ("city") is kept as one more word
+    # for the class (`also`), read like its label wherever questions name classes; programs keep the name.
+    mixed: bool = False
+    also: tuple[str, ...] = ()
 
     @property
     def is_literal(self) -> bool:
@@ -167,7 +172,8 @@ class Schema:
     def from_json(cls, text: str) -> "Schema":
         data = json.loads(text)
         classes = tuple(
-            ClassInfo(**{**c, "roles": tuple(Role(**r) for r in c["roles"])}) for c in data["classes"]
+            ClassInfo(**{**c, "roles": tuple(Role(**r) for r in c["roles"]), "also": tuple(c.get("also", ()))})
+            for c in data["classes"]
         )
         relations, mirrors = (
             tuple(RelationInfo(**{**r, **{k: tuple(r.get(k, ())) for k in ("domain", "range", "words", "reverse_words")}})
@@ -317,23 +323,32 @@ def write_edits(path: Path, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]) ->
 
 
 def rename_classes(schema: Schema, names: dict[str, str]) -> Schema:
-    """Put nouns in for provisional class names ({"thing_with_directed_by": "movie"}).
+    """Put nouns in for provisional class names ({"thing_with_directed_by": "movie"}), and add them to mixed
+    classes as their one more word (`ClassInfo.also`), where no other class is called so.
 
     Unlike a SchemaEdit this changes the name programs use, which is why it is only for provisional names:
     they are replaced once, when a KG is first opened, before any corpus names them. Names of classes that
     are gone or no longer provisional are ignored (a schema re-read after the data changed)."""
     taken = {c.name for c in schema.classes}
+    called = {_program_name(text.lower()) for c in schema.classes for text in (c.name, c.label)}
     renamed: dict[str, str] = {}
     labels: dict[str, str] = {}
+    also: dict[str, str] = {}
+    nouns = {info.name: " ".join(names.get(info.name, "").split()) for info in schema.classes}
     for info in schema.classes:
-        noun = " ".join(names.get(info.name, "").split())
-        if info.provisional and noun:
-            renamed[info.name] = _free_name(_program_name(noun), taken)
-            labels[info.name] = noun
-    if not renamed:
+        if info.provisional and nouns[info.name]:
+            renamed[info.name] = _free_name(_program_name(nouns[info.name]), taken)
+            labels[info.name] = nouns[info.name]
+    called |= {_program_name(noun.lower()) for noun in labels.values()}
+    for info in schema.classes:
+        if info.mixed and nouns[info.name] and _program_name(nouns[info.name].lower()) not in called:
+            also[info.name] = nouns[info.name]
+    if not renamed and not also:
         return schema
 
     def cls(info: ClassInfo) -> ClassInfo:
+        if info.name in also:
+            return replace(info, also=(also[info.name],))
         if info.name not in renamed:
             return info
         new = renamed[info.name]
@@ -414,11 +429,11 @@ class _SchemaReader:
         groups, attached = _induced_groups(induced, fillers, role_class, literal, self.config)
         for group in groups:
             members = set().union(*(fillers[r] for r in group if r not in attached))
-            name, provisional = _induced_name(group)
+            name, provisional, mixed = _induced_name(group)
             iri = class_iri(name)
             own = tuple(sorted((r for r in group if r not in attached), key=_role_key))  # a shared attribute: no test
             classes[iri] = ClassInfo(iri, name, name, _induced_description(group), induced=True, roles=own,
-                                     size=len(members), provisional=provisional)
+                                     size=len(members), provisional=provisional, mixed=mixed)
             for role in group:
                 role_class.setdefault(role, []).append(iri)
         for key, info in list(classes.items()):
@@ -660,26 +675,27 @@ def _induced_groups(induced: list[Role], fillers: dict[Role, set[Term]], role_cl
     return sorted(groups, key=lambda g: _role_key(g[0])), attached
 
 
-def _induced_name(group: list[Role]) -> tuple[str, bool]:
-    """(name, provisional). Objects are named by what the relations call them (directed_by -> director;
+def _induced_name(group: list[Role]) -> tuple[str, bool, bool]:
+    """(name, provisional, mixed). Objects are named by what the relations call them (directed_by -> director;
     several agent nouns -> person); subjects by naming convention or a shared verb (`subject_noun`), else by a
     noun an object role's name holds (`kind_noun`: in_country -> country). Where none says, what the subjects
     are takes knowledge of the world, not of English: they get a stand-in name from their first relation,
-    marked provisional for a namer to replace."""
+    marked provisional for a namer to replace. Objects that relations call by several nouns are a mixed class:
+    the nouns stay its name, and a namer adds one noun for them all (ClassInfo.also)."""
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]
     if objects and len(objects) >= len(subjects):
         nouns = sorted({object_noun(r.relation) for r in objects})
         if names_people(nouns):
-            return "person", False
-        return (nouns[0] if len(nouns) == 1 else " or ".join(nouns[:3])), False
+            return "person", False, False
+        return (nouns[0], False, False) if len(nouns) == 1 else (" or ".join(nouns[:3]), False, True)
     named = subject_noun([r.relation for r in subjects])
     if named:
-        return named, False
+        return named, False, False
     kinds = Counter(kind for r in objects if (kind := kind_noun(r.relation)))
     if kinds:  # the objects of in_country are countries, whatever else they are the subjects of
-        return min(kinds, key=lambda k: (-kinds[k], k)), False
-    return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation), True
+        return min(kinds, key=lambda k: (-kinds[k], k)), False, False
+    return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation), True, False
 
 
 def _induced_description(group: list[Role]) -> str:

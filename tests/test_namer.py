@@ -9,7 +9,7 @@ from engine.bootstrap.corpus import Corpus
 from engine.bootstrap.explorer import ExploredProgram
 from engine.bootstrap.namer import _noun, ensure_named, name_classes, sketch_class
 from engine.programs.kg import KnowledgeGraph
-from kg_adapters.schema import SchemaEdit, rename_classes
+from kg_adapters.schema import Schema, SchemaEdit, rename_classes
 
 FILMS = str(FIXTURES / "tiny_films.psv")
 STAND_IN = "thing_with_directed_by"
@@ -107,3 +107,32 @@ def test_ensure_named_keeps_a_stand_in_that_a_corpus_uses(config, tmp_path, llm)
     assert kg.schema.class_(STAND_IN) is not None
     assert ensure_named(kg, lambda: llm)[STAND_IN] in {"film", "movie"}
     kg.close()
+
+
+def _airline_rows() -> str:
+    """Towns that relations call a capital, where a company is headquartered and where an airport is located: no
+    one noun of the relations says what they all are (a mixed class)."""
+    rows = []
+    for i in range(6):
+        rows += [(f"Land {i}", "capital", f"Town {i}"), (f"Town {i}", "in_country", f"Land {i}"),
+                 (f"Town {i}", "population", str(1000 * (i + 1))), (f"Firm {i}", "headquartered_in", f"Town {i}"),
+                 (f"Field {i}", "located_in", f"Town {i}"), (f"Firm {i}", "ceo", f"Boss {i}")]
+    return "".join(f"{s}\t{r}\t{o}\n" for s, r, o in rows)
+
+
+def test_a_mixed_class_keeps_its_name_and_gains_the_namers_noun(small_kg):
+    kg = small_kg("air.tsv", _airline_rows())
+    (town,) = kg.schema.relation("in_country").domain
+    assert kg.schema.class_(town).mixed and not kg.schema.class_(town).provisional
+    assert town in kg.unnamed_classes()  # the namer is asked about it once
+    before = kg.schema
+    schema = kg.adopt_names({town: "city"})
+    assert schema.class_(town).also == ("city",) and schema.relation("in_country").domain == (town,)
+    assert town not in kg.unnamed_classes()  # asked once, whatever it answered
+    from engine.answer.words import class_words
+    assert class_words(schema)["cities"] == [town] and class_words(schema)["city"] == [town]
+    assert Schema.from_json(schema.to_json()).class_(town).also == ("city",)  # kept in the schema cache
+    again = small_kg("again.tsv", _airline_rows())  # the same data: its noun is read back with it
+    assert again.schema.class_(town).also == ("city",) and town not in again.unnamed_classes()
+    lands = before.relation("capital").domain[0]  # "country", as in_country calls them
+    assert rename_classes(before, {town: lands}).class_(town).also == ()  # another class's word is not added

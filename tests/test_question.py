@@ -471,3 +471,17 @@ def test_who_asks_for_the_group_a_verbs_relation_reaches(small_kg, config, embed
     reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
     asked = reader.read(question).asked_types
     assert "Writer" in asked and ("Company" in asked) is company
+
+
+def test_a_word_as_near_one_class_as_another_names_neither(embedder: Embedder) -> None:
+    """The embedder puts words of one topic near each other: "airline" lies near a class of aircraft and a class of
+    airports alike (a made-up airline KG, whose airlines are a class `company`, answered with aircraft). Only a
+    clear nearest class is a synonym; "film" still names `movie`."""
+    from engine.answer.synonyms import SchemaSynonyms
+    from kg_adapters.schema import ClassInfo, Schema
+
+    schema = Schema(tuple(ClassInfo(f"urn:{name}", name, name, induced=True) for name in
+                          ("aircraft", "airport", "company", "movie", "person")), (), True)
+    meanings = SchemaSynonyms(schema, embedder).meanings(["airline", "film", "planes"])
+    assert meanings["airline"] is not None and meanings["airline"].class_name is None  # still a schema word
+    assert meanings["film"].class_name == "movie" and meanings["planes"].class_name == "aircraft"

@@ -174,10 +174,11 @@ def stop_words(schema: Schema, classes: dict[str, list[str]]) -> frozenset[str]:
 
 
 def class_words(schema: Schema) -> dict[str, list[str]]:
-    """Words naming each class: its name and label and their plurals (synonyms: engine.answer.synonyms)."""
+    """Words naming each class: its name, label and other noun (a mixed class's `also`) and their plurals
+    (synonyms: engine.answer.synonyms)."""
     class_words: dict[str, list[str]] = defaultdict(list)
     for info in schema.classes:
-        bases = {normalise(info.name.replace("_", " ")), normalise(info.label)} - {""}
+        bases = {normalise(info.name.replace("_", " ")), normalise(info.label), *map(normalise, info.also)} - {""}
         if bases & PERSON_WORDS or any(names_a_person(b) for b in bases):
             # "people" and "someone" name a class of persons ("person", "employee"): language, not domain
             bases |= PERSON_WORDS

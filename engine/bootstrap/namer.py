@@ -78,12 +78,13 @@ class Naming:
 def ensure_named(kg: KnowledgeGraph, load_llm: Callable[[], NamingModel], corpus: Corpus | None = None) -> dict[str, str]:
     """Name the KG's unnamed classes and keep the nouns with it (KnowledgeGraph.adopt_names): called before a
     bootstrap explores and before a reasoner is built, so the corpus, label index and prompts all see the
-    nouns. A stand-in that a corpus already uses keeps its name, or that corpus's programs would stop running.
+    nouns. A stand-in that a corpus already uses keeps its name, or that corpus's programs would stop running (a
+    mixed class keeps its name anyway: its noun is only one more word for it).
     Loads the model only where a class is unnamed; {stand-in: noun} for the classes it named."""
     unnamed = kg.unnamed_classes()
     if unnamed and corpus is not None and corpus.has_programs():
         used = "\n".join(p.program for p in corpus.programs())
-        unnamed = [name for name in unnamed if name not in used]
+        unnamed = [name for name in unnamed if name not in used or not kg.schema.class_(name).provisional]
     if not unnamed:
         return {}
     names = name_classes(kg.store, kg.schema, unnamed, load_llm())

@@ -64,13 +64,17 @@ class KnowledgeGraph:
         return cls(store, schema, executor, edits_file, names_file, lexicon_file)
 
     def unnamed_classes(self) -> list[str]:
-        """Classes whose name is a stand-in and whose label the user has not written: a namer's work."""
+        """Classes whose name is a stand-in, or mixed classes the namer was not asked about yet (ClassInfo.also),
+        whose label the user has not written: a namer's work."""
         edited = {e.name for e in (read_edits(self.edits_file) if self.edits_file else ()) if e.label}
-        return [c.name for c in self.schema.classes if c.provisional and c.name not in edited]
+        asked = read_names(self.names_file) if self.names_file else {}
+        return [c.name for c in self.schema.classes
+                if (c.provisional or (c.mixed and c.name not in asked)) and c.name not in edited]
 
     def adopt_names(self, names: dict[str, str]) -> Schema:
-        """Rename provisional classes ({stand-in: noun}) and keep the nouns, so every later opening of this KG,
-        by the app, the CLI or a bootstrap, names the classes alike. Call it before a corpus names them."""
+        """Rename provisional classes ({stand-in: noun}), give mixed ones their noun, and keep the nouns, so every
+        later opening of this KG, by the app, the CLI or a bootstrap, names the classes alike. Call it before a
+        corpus names them."""
         unnamed = set(self.unnamed_classes())
         names = {k: v for k, v in names.items() if k in unnamed and v.strip()}
         if not names:
