@@ -27,6 +27,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from lemminflect import getAllLemmas, getLemma
+
 from .base import (
     ANNOTATION_PREDICATES,
     OWL_CLASS,
@@ -44,10 +46,12 @@ from .base import (
     Term,
 )
 from .naming import class_iri, local_name
-from .readable import kind_noun, names_people, object_noun, relation_label, reverse_label, subject_noun, words
+from .person_nouns import names_a_person
+from .readable import (is_agent_noun, kind_noun, names_people, object_noun, relation_label, reverse_label,
+                       subject_noun, words)
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 10  # bump when reading or induction changes, so cached schemas are rebuilt (10: mixed classes)
+SCHEMA_VERSION = 11  # bump when reading or induction changes, so cached schemas are rebuilt (11: agent nouns)
 
 
 @dataclass(frozen=True)
@@ -150,10 +154,11 @@ class Schema:
         return target.kind if target else "entity"
 
     def holds_points_in_time(self, relation: RelationInfo) -> bool:
-        """Whether the relation holds dates, or years typed xsd:gYear: a whole number there names a year ("hired
-        after 2020"), which no such value equals as a number does."""
+        """Whether the relation holds dates or years: a whole number there names a year ("hired after 2020"), which
+        no date or xsd:gYear value equals as a number does. One class of years may hold xsd:gYear values and whole
+        numbers alike (its datatype is the first role's), so every year relation is read so (to_sparql._year)."""
         target = self.class_(relation.range[0]) if relation.range else None
-        return target is not None and (target.kind == "date" or target.datatype == XSD + "gYear")
+        return target is not None and target.kind in ("date", "year")
 
     # ------------------------------------------------------------ persistence
     def to_json(self) -> str:
@@ -678,14 +683,15 @@ def _induced_groups(induced: list[Role], fillers: dict[Role, set[Term]], role_cl
 def _induced_name(group: list[Role]) -> tuple[str, bool, bool]:
     """(name, provisional, mixed). Objects are named by what the relations call them (directed_by -> director;
     several agent nouns -> person); subjects by naming convention or a shared verb (`subject_noun`), else by a
-    noun an object role's name holds (`kind_noun`: in_country -> country). Where none says, what the subjects
+    noun an object role's name holds (`kind_noun`: in_country -> country), else by the one agent noun of its object
+    roles (coached_by -> coach). Where none says, what the subjects
     are takes knowledge of the world, not of English: they get a stand-in name from their first relation,
     marked provisional for a namer to replace. Objects that relations call by several nouns are a mixed class:
     the nouns stay its name, and a namer adds one noun for them all (ClassInfo.also)."""
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]
     if objects and len(objects) >= len(subjects):
-        nouns = sorted({object_noun(r.relation) for r in objects})
+        nouns = sorted({_agent_name(r.relation) or object_noun(r.relation) for r in objects})
         if names_people(nouns):
             return "person", False, False
         return (nouns[0], False, False) if len(nouns) == 1 else (" or ".join(nouns[:3]), False, True)
@@ -695,7 +701,24 @@ def _induced_name(group: list[Role]) -> tuple[str, bool, bool]:
     kinds = Counter(kind for r in objects if (kind := kind_noun(r.relation)))
     if kinds:  # the objects of in_country are countries, whatever else they are the subjects of
         return min(kinds, key=lambda k: (-kinds[k], k)), False, False
+    agents = {noun for r in objects if (noun := _agent_name(r.relation))}
+    if len(agents) == 1:  # the objects of coached_by are coaches, whatever else they are the subjects of
+        return agents.pop(), False, False
     return "thing with " + relation_label(sorted(subjects, key=_role_key)[0].relation), True, False
+
+
+def _agent_name(relation: str) -> str | None:
+    """The agent noun of a "<verb>ed by" relation's objects where English has one: "director" for directed_by, and
+    the verb itself where it names a person and the -er form is no word ("coach" for coached_by, not "coacher");
+    None for other relations, and for "treated by" (a treat is no person)."""
+    ws = [w.lower() for w in words(relation)]
+    noun = object_noun(relation)
+    if len(ws) < 2 or ws[-1] != "by" or not is_agent_noun(noun.split()[-1]):
+        return None
+    if getAllLemmas(noun.split()[-1]).get("NOUN"):
+        return noun
+    verb = getLemma(ws[-2], upos="VERB")[0]
+    return verb if names_a_person(verb) else None
 
 
 def _induced_description(group: list[Role]) -> str:

@@ -136,3 +136,30 @@ def test_a_mixed_class_keeps_its_name_and_gains_the_namers_noun(small_kg):
     assert again.schema.class_(town).also == ("city",) and town not in again.unnamed_classes()
     lands = before.relation("capital").domain[0]  # "country", as in_country calls them
     assert rename_classes(before, {town: lands}).class_(town).also == ()  # another class's word is not added
+
+
+def test_the_one_agent_noun_of_its_objects_names_a_class(small_kg):
+    """The objects of coached_by are coaches, whatever else they are the subjects of (born_in): before, they were a
+    stand-in that the model named "artist" (a made-up football league KG)."""
+    rows = []
+    for i in range(6):
+        rows += [(f"Club {i}", "coached_by", f"Boss {i}"), (f"Boss {i}", "born_in", f"Town {i % 3}"),
+                 (f"Club {i}", "founded", str(1900 + i)), (f"Town {i % 3}", "population", str(100 * (i % 3 + 1)))]
+    schema = small_kg("league.tsv", "".join(f"{s}\t{r}\t{o}\n" for s, r, o in rows)).schema
+    coach = schema.class_(schema.relation("born_in").domain[0])
+    assert coach.name == "coach" and not coach.provisional
+
+
+def test_a_noun_most_member_labels_hold_is_taken(llm):
+    """Seasons labelled "Season 2019" are seasons, though the model finds "player" more plausible for things whose
+    fact is a champion or top scorer."""
+    from engine.bootstrap.namer import Sketch, _in_most_labels, name_sketch
+
+    assert _in_most_labels("season", ("Season 2018", "Season 2019", "Spring"))
+    assert not _in_most_labels("season", ("Season 2018", "Autumn", "Spring"))
+    assert not _in_most_labels("soccer club", ("Soccer Club A", "Soccer Club B"))  # one word only
+    sketch = Sketch(("Season 2018", "Season 2019", "Season 2020"),
+                    ("champion Dunmore United", "champion Kelton Athletic", "top scorer Dario Vance"),
+                    ("champion", "runner up", "top scorer"), frozenset({"champion", "runner up", "top scorer"}))
+    naming = name_sketch(sketch, llm)
+    assert naming.noun == "season", naming.proposals

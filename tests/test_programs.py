@@ -227,3 +227,18 @@ def test_a_year_is_matched_and_compared_with_xsd_gyear_values(small_kg, program:
     1700?" had no answer on a made-up science KG, whose years are typed so. It is read as a year, as against dates."""
     kg = small_kg("moons.ttl", MOONS)
     assert answers_text(kg.executor.execute(program)) == expected
+
+
+@pytest.mark.parametrize("program, expected", [
+    ("(gt birthYear 1900)", "Ann"),
+    ("(JOIN birthYear 1850)", "Bo"),
+    ("(lt discovered 1700)", "Io"),
+])
+def test_years_typed_xsd_integer_beside_xsd_gyear_ones_compare_as_numbers(small_kg, program: str, expected: str) -> None:
+    """One literal class of years may hold xsd:gYear values (a discovery) and xsd:integer ones (a birth year):
+    YEAR() of an integer is an error, and "which artists were born after 1900?" had no answer on a made-up museum
+    KG. The year of a whole number is the number."""
+    people = (":birthYear rdfs:label \"birth year\" .\n:ann rdfs:label \"Ann\" ; :birthYear \"1921\"^^xsd:integer .\n"
+              ":bo rdfs:label \"Bo\" ; :birthYear \"1850\"^^xsd:integer .\n")
+    kg = small_kg("moons_and_people.ttl", MOONS + people)
+    assert answers_text(kg.executor.execute(program)) == expected

@@ -11,7 +11,7 @@ so naming has two steps:
 1. **Propose**: beam search over a few-shot chat prompt that shows a few members and the relations.
 2. **Choose**: the proposal the model finds most plausible in "<member>, <one fact of it>, is a <noun>.",
    averaged over the members. Proposals that name the other end of one of the class's own relations are
-   dropped first.
+   dropped first, and a proposal that most members' labels hold as a word ("Season 2019") is taken first.
 `bench/namer_sample.py` measures both steps on made-up sketches and on the dev KGs' provisional classes
 (its report, `bench/namer_sample.md`, says how often each picks the right noun).
 """
@@ -28,7 +28,7 @@ from lemminflect import getAllLemmas
 
 from kg_adapters.base import RDFS_LABEL, KGError, KGStore
 from kg_adapters.naming import local_name
-from kg_adapters.readable import object_noun, singular
+from kg_adapters.readable import object_noun, plural, singular
 from kg_adapters.schema import OBJECT, ClassInfo, Schema
 
 from .corpus import Corpus
@@ -183,7 +183,17 @@ def name_sketch(sketch: Sketch, llm: NamingModel) -> Naming:
         for i, score in enumerate(llm.score(said, [f" {_article(n)} {n}." for n in proposals])):
             totals[i] += score / len(sketch.members)
     ranked = tuple(sorted(zip(proposals, totals), key=lambda p: -p[1]))
-    return Naming(ranked[0][0], ranked, tuple(proposals))
+    labelled = [noun for noun, _ in ranked if _in_most_labels(noun, sketch.members)]
+    return Naming((labelled or [ranked[0][0]])[0], ranked, tuple(proposals))
+
+
+def _in_most_labels(noun: str, members: tuple[str, ...]) -> bool:
+    """Whether most members' labels hold the noun as a word ("Season 2019", "Season 2020": season): a KG that
+    labels its things by their kind has said what they are, whatever the model finds plausible (it had named such
+    seasons "player", after their top scorers)."""
+    forms = {noun, plural(noun)}
+    held = sum(bool(forms & set(re.findall(r"[a-z]+", label.lower()))) for label in members)
+    return " " not in noun and held * 2 > len(members)
 
 
 def _ask(members: tuple[str, ...], relations: tuple[str, ...]) -> str:

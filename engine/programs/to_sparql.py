@@ -59,8 +59,8 @@ ANSWER_VAR = "x"
 LABEL_VAR = "label"
 COUNT_VAR = "count"  # COUNT's answer; for SUM and AVG, how many values went into the number
 NUMBER_VAR = "number"  # the answer of SUM and AVG
-
 _DATATYPE = {"integer": XSD + "integer", "decimal": XSD + "decimal", "date": XSD + "date", "boolean": XSD + "boolean"}
+_YEAR = "IF(isNumeric({0}), {0}, YEAR({0}))"  # years typed gYear or integer in one class; YEAR(integer) fails
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BEST = {"ARGMAX": "MAX", "ARGMIN": "MIN"}
 _AGGREGATE = {"SUM": "SUM", "AVG": "AVG"}
@@ -150,7 +150,7 @@ def _join(node: Join, var: str, ctx: _Context) -> Patterns:
         raise ProgramError("a chain of relations belongs in ARGMAX/ARGMIN, not JOIN", node.relation.pos)
     if (year := _year_of_a_date(node.relation, node.arg, ctx)) is not None:  # "in 2019": the date's year
         value = ctx.var("val")
-        return _path(node.relation, var, value, ctx) + [f"FILTER(YEAR({value}) = {year})"]
+        return _path(node.relation, var, value, ctx) + [f"FILTER({_YEAR.format(value)} = {year})"]
     target = _term(node.arg, ctx)
     if target is not None:
         ctx.walked(var, target)
@@ -294,7 +294,7 @@ def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
     value = ctx.var("val")
     year = _year_of_a_date(node.relation, node.value, ctx)
     if year is not None:  # "after 2020": the date's year is after 2020
-        return _path(node.relation, var, value, ctx) + [f"FILTER({_test(node.op, f'YEAR({value})', str(year))})"]
+        return _path(node.relation, var, value, ctx) + [f"FILTER({_test(node.op, _YEAR.format(value), str(year))})"]
     if isinstance(node.value, Entity):  # the entity's own value; the entity itself is never an answer
         reference, other = _term(node.value, ctx), ctx.var("ref")
         own = _path(node.relation, reference, other, ctx)
