@@ -156,7 +156,7 @@ class Schema:
     def holds_points_in_time(self, relation: RelationInfo) -> bool:
         """Whether the relation holds dates or years: a whole number there names a year ("hired after 2020"), which
         no date or xsd:gYear value equals as a number does. One class of years may hold xsd:gYear values and whole
-        numbers alike (its datatype is the first role's), so every year relation is read so (to_sparql._year)."""
+        numbers alike (its datatype is the first role's), so every year relation is read so (to_sparql._YEAR)."""
         target = self.class_(relation.range[0]) if relation.range else None
         return target is not None and target.kind in ("date", "year")
 
@@ -684,9 +684,8 @@ def _induced_name(group: list[Role]) -> tuple[str, bool, bool]:
     """(name, provisional, mixed). Objects are named by what the relations call them (directed_by -> director;
     several agent nouns -> person); subjects by naming convention or a shared verb (`subject_noun`), else by a
     noun an object role's name holds (`kind_noun`: in_country -> country), else by the one agent noun of its object
-    roles (coached_by -> coach). Where none says, what the subjects
-    are takes knowledge of the world, not of English: they get a stand-in name from their first relation,
-    marked provisional for a namer to replace. Objects that relations call by several nouns are a mixed class:
+    roles (coached_by -> coach). Where none says, what the subjects are takes knowledge of the world, not of
+    English: they get a stand-in name from their first relation, marked provisional for a namer to replace. Objects that relations call by several nouns are a mixed class:
     the nouns stay its name, and a namer adds one noun for them all (ClassInfo.also)."""
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]

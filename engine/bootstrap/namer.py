@@ -191,9 +191,11 @@ def _in_most_labels(noun: str, members: tuple[str, ...]) -> bool:
     """Whether most members' labels hold the noun as a word ("Season 2019", "Season 2020": season): a KG that
     labels its things by their kind has said what they are, whatever the model finds plausible (it had named such
     seasons "player", after their top scorers)."""
+    if " " in noun:
+        return False
     forms = {noun, plural(noun)}
     held = sum(bool(forms & set(re.findall(r"[a-z]+", label.lower()))) for label in members)
-    return " " not in noun and held * 2 > len(members)
+    return held * 2 > len(members)
 
 
 def _ask(members: tuple[str, ...], relations: tuple[str, ...]) -> str:
