@@ -1,7 +1,7 @@
 """Replay a change to the final re-rank on recorded bench.kgs rows, without answering again.
 
     python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5] [--stand-in 0 0.5] [--unnamed 0 0.1]
-                           [--detour 0 0.2]
+                           [--detour 0 0.2] [--unspent 0 0.1]
 
 bench.kgs keeps each finalist's scores and F1 (`Row.alternative_scores`, `Row.alternative_f1`), so a change to
 how the final score weighs them picks another winner among the same finalists, and its F1 is known. Only the
@@ -22,7 +22,10 @@ relation by meaning too (engine.answer.meant): such rows count only the steps na
 weight 0.1. For rows older than what they record, `mark` links each KG's questions again (its store and label
 index, no language model; it counts by spelling alone, as rows of v43-v47 do). `--detour`: an extra penalty per
 round trip below the last step (engine.answer.walk_back.detours); rows of v51 or later record the count and include
-its weight (0.2, chosen on rows of v50 with a one-off script); older rows count as none.
+its weight (0.2, chosen on rows of v50 with a one-off script); older rows count as none. `--unspent`: an extra penalty
+per question word that means a relation of some finalist (engine.answer.meant, by the sentence embedder) and spells
+none, where no step of this finalist means it (engine.answer.meant.unspent_words); rows of v77 or later record the
+count and include `meant.UNSPENT_WEIGHT`; `mark` counts it for older rows.
 Prints tune and check F1 per KG: a figure, never a check row.
 """
 
@@ -35,20 +38,22 @@ from pathlib import Path
 from typing import Sequence
 
 from bench.kgs import SPECS, half
+from engine.answer.meant import RelationMeanings, unspent_words
 from engine.answer.named import unnamed_steps
 from engine.answer.question import _SAME, QuestionReader
 from engine.answer.walk_back import walks_back
 from engine.answer.stand_in import stands_in
 from engine.config import ScoutConfig
-from engine.programs.sexpr import parse
+from engine.lm.embedder import Embedder
+from engine.programs.sexpr import parse, relations
 from engine.scout import Scout
 
 
 def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
-                detour: float = 0.0) -> float:
+                detour: float = 0.0, unspent: float = 0.0) -> float:
     """The F1 of the finalist that wins once `walk_back` is taken off each unasked walk back's final score,
-    `stand_in` off each that stands in for a name, and `unnamed` per step no question word names (the last two
-    need `mark` to have run)."""
+    `stand_in` off each that stands in for a name, `unnamed` per step no question word names and `unspent` per
+    question word that means a finalist's relation and no step of this one (the last three need `mark`)."""
     scored = [(p, f, s) for p, f, s in zip(row["alternatives"], row["alternative_f1"], row["alternative_scores"])
               if s.get("final") is not None]
     if not scored:
@@ -61,6 +66,7 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
         penalty += stand_in * scores["stands_in"] if stand_in else 0.0
         penalty += unnamed * scores["unnamed"] if unnamed else 0.0
         penalty += detour * scores.get("detours", 0)
+        penalty += unspent * scores["unspent"] if unspent else 0.0
         return not scores["asked_class"], -(scores["final"] - penalty)
 
     best = min(scored, key=rank)
@@ -68,33 +74,38 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
 
 
 def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
-          detour: float = 0.0) -> list[str]:
+          detour: float = 0.0, unspent: float = 0.0) -> list[str]:
     """ "<kg> tune F1 / check F1" per KG, in percent."""
     out = []
     for kg in sorted({r["kg"] for r in rows}):
         halves = {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")}
-        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour) for r in rs) / len(rs)
+        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour, unspent) for r in rs) / len(rs)
               if rs else float("nan") for h, rs in halves.items()}
         out.append(f"{kg} {f1['tune']:.1f} / {f1['check']:.1f}")
     return out
 
 
 def mark(rows: Sequence[dict]) -> None:
-    """Set "stands_in" (engine.answer.stand_in) and "unnamed" (engine.answer.named.unnamed_steps) on each scored
-    finalist of rows written before reasoner v43 recorded them: each KG's questions are read again against its
-    labels (linking needs no corpus and no language model)."""
-    todo = [r for r in rows if any(s.get("final") is not None and "unnamed" not in s for s in r["alternative_scores"])]
+    """Set "stands_in" (engine.answer.stand_in), "unnamed" (engine.answer.named.unnamed_steps) and "unspent"
+    (engine.answer.meant.unspent_words) on each scored finalist of rows written before the reasoner recorded them
+    (v43; "unspent" v77): each KG's questions are read again against its labels, and their words against the
+    finalists' relations by the sentence embedder (no corpus and no language model)."""
+    todo = [r for r in rows if any(s.get("final") is not None and "unspent" not in s for s in r["alternative_scores"])]
     scout = Scout(ScoutConfig())
+    embedder = Embedder.load(scout.config.embedder) if todo else None
     for kg in sorted({r["kg"] for r in todo}):
         session = scout.open(SPECS[kg].kg)
         try:
             reader = QuestionReader(session.schema, session.label_index())
+            meanings = RelationMeanings(session.schema, embedder)
             for row in (r for r in todo if r["kg"] == kg):
                 question = reader.read(row["question"])
-                for program, scores in zip(row["alternatives"], row["alternative_scores"]):
-                    node = parse(program)
+                programs = [parse(p) for p in row["alternatives"]]
+                meaning = meanings.by_word(question, (r.name for node in programs for r in relations(node)))
+                for node, scores in zip(programs, row["alternative_scores"]):
                     scores.setdefault("stands_in", stands_in(question, node, session.schema))
-                    scores["unnamed"] = unnamed_steps(node, question.named_relations)
+                    scores.setdefault("unnamed", unnamed_steps(node, question.named_relations))
+                    scores["unspent"] = unspent_words(node, question.named_relations, meaning)
         finally:
             session.close()
 
@@ -109,15 +120,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="extra penalties per step over a relation no question word names (the same)")
     parser.add_argument("--detour", nargs="+", type=float, default=[0.0],
                         help="extra penalties per round trip below the last step (rows of v51 or later)")
+    parser.add_argument("--unspent", nargs="+", type=float, default=[0.0],
+                        help="extra penalties per question word that means a finalist's relation and no step of this "
+                             "one (reads each KG's labels and loads the sentence embedder)")
     args = parser.parse_args(argv)
     for path in args.rows:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if any(args.stand_in) or any(args.unnamed):
+        if any(args.stand_in) or any(args.unnamed) or any(args.unspent):
             mark(rows)
-        for walk_back, stand_in, unnamed, detour in itertools.product(args.walk_back, args.stand_in, args.unnamed,
-                                                                      args.detour):
-            print(f"{path.name} walk-back {walk_back} stand-in {stand_in} unnamed {unnamed} detour {detour}: "
-                  + " | ".join(table(rows, walk_back, stand_in, unnamed, detour)), flush=True)
+        for weights in itertools.product(args.walk_back, args.stand_in, args.unnamed, args.detour, args.unspent):
+            named = " ".join(f"{flag} {w}" for flag, w in zip(("walk-back", "stand-in", "unnamed", "detour", "unspent"),
+                                                              weights))
+            print(f"{path.name} {named}: " + " | ".join(table(rows, *weights)), flush=True)
 
 
 if __name__ == "__main__":

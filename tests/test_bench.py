@@ -71,6 +71,8 @@ def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_each_pe
     trips = [{**scores(-3.58), "detours": 1}, {**scores(-3.60), "detours": 0}, scores(None, asked=False)]
     assert replayed_f1({**row, "alternative_scores": trips}, 0.0, 0.0, 0.0, 0.1) == 1.0  # its round trip pays 0.1
     assert replayed_f1({**row, "alternative_scores": steps}, 0.0, 0.0, 0.0, 0.1) == 0.0  # rows before v51: none
+    words = [{**scores(-3.58), "unspent": 1}, {**scores(-3.60), "unspent": 0}, scores(None, asked=False)]
+    assert replayed_f1({**row, "alternative_scores": words}, 0.0, 0.0, 0.0, 0.0, 0.1) == 1.0  # its unspent word pays
 
 
 @pytest.mark.parametrize("name", ["company", "family", "usgeo", "science"])

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import numpy as np
+from engine.programs.matching import unmatched
+from engine.programs.sexpr import Program, Relation, walk
 
 from kg_adapters.schema import Schema
 
-from .named import words_of
+from .named import COMPOUND_HEAD_LETTERS, Spelling, words_of
 from .question import Question
 from .retrieve import TextEmbedder
 from .words import STOP, fold
@@ -30,6 +31,14 @@ from .words import STOP, fold
 # through a lexicon word (cosine 0.42). Word-level cosine is loose (a class noun may lie 0.44 from an unrelated
 # relation's lexicon word), so it only spares a step its cost; it never adds to a score.
 MEANT_COSINE = 0.4
+# What each question word that means some finalist's relation, but no step of this one, costs it in the final re-rank
+# (`unspent_words`): the other side of UNNAMED_WEIGHT, a step no word names. Replayed on the rows of a full bench.kgs
+# run (reasoner v77, 2026-12-05; `bench.replay --unspent`, rows re-marked as in BENCHMARKS.md, "Unused question
+# words"): at 0.05, 0.1, 0.15 and 0.2 no KG's tune or check F1 moves against the term off, and 8 of 879 sampled
+# questions have finalists it tells apart. Before compounds of a spelling word were read as spelt, it cost MetaQA
+# check 89.1 -> 88.9 ("screenwriter" meant `directed_by`). 0.1, UNNAMED_WEIGHT's value: it takes the default KG's
+# mechanism test ("the largest city in a country that borders France") from 0.02 behind to 0.08 ahead.
+UNSPENT_WEIGHT = 0.1
 MIN_LETTERS = 3
 
 
@@ -54,14 +63,38 @@ class RelationMeanings:
 
     def meant(self, question: Question, relations: Iterable[str]) -> frozenset[str]:
         """Those of `relations` that some content word of the question lies within MEANT_COSINE of."""
+        return frozenset().union(*self.by_word(question, relations).values())
+
+    def by_word(self, question: Question, relations: Iterable[str]) -> dict[str, frozenset[str]]:
+        """Per content word of the question, those of `relations` it lies within MEANT_COSINE of."""
         words = content_words(question)
         names = [name for name in dict.fromkeys(relations) if name in self._texts]
         if not words or not names:
-            return frozenset()
+            return {}
         texts = list(dict.fromkeys(t for name in names for t in self._texts[name]))
-        # each relation text's nearest question word: two calls of the embedder, not one per relation
-        nearest = dict(zip(texts, np.max(self.embedder.encode(texts) @ self.embedder.encode(words).T, axis=1)))
-        return frozenset(name for name in names if max(nearest[t] for t in self._texts[name]) >= MEANT_COSINE)
+        # every relation text against every question word: two calls of the embedder, not one per relation
+        near = dict(zip(texts, self.embedder.encode(texts) @ self.embedder.encode(words).T >= MEANT_COSINE))
+        return {word: frozenset(name for name in names if any(near[t][i] for t in self._texts[name]))
+                for i, word in enumerate(words)}
+
+
+def unspent_words(program: Program, named: dict[str, Spelling], by_word: dict[str, frozenset[str]]) -> int:
+    """How many of the question's words that mean a relation of some finalist (`by_word`) and spell none the program
+    leaves without a step to mean: "the largest city in a country that borders France" read as the largest city of
+    France leaves "borders" (`neighbour`) unused. A step some question word spells is that word's (the class word
+    "country" spells `country`), so it means no other word; of the rest each step stands for one word at most, and
+    a word meaning only relations some question word spells is spelt already."""
+    spelling = {word for spelt in named.values() for word in spelt.words}
+    meaning = {word: relations - named.keys() for word, relations in by_word.items() if not _spells(word, spelling)}
+    meaning = {word: relations for word, relations in meaning.items() if relations}
+    steps = [node.name for node in walk(program) if isinstance(node, Relation) and node.name not in named]
+    return len(meaning) - (len(steps) - len(unmatched(steps, list(meaning.values()))))
+
+
+def _spells(word: str, spelling: set[str]) -> bool:
+    """Whether a question word is one that spells a relation: itself, or a compound of it ("screenwriter" spells
+    `written_by` by its head "writer", engine.answer.named)."""
+    return word in spelling or any(word.endswith(head) for head in spelling if len(head) >= COMPOUND_HEAD_LETTERS)
 
 
 def _texts(name: str, label: str, reverse_label: str, lexicon: tuple[str, ...]) -> list[str]:

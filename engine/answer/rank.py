@@ -12,9 +12,10 @@ ic_alpha * forward + (1 - ic_alpha) * log P(question | program) under a "query -
 written as its English reading (again one shared prefix), plus log(repeat_penalty) * repeats (`repeats`), less
 WALK_BACK_WEIGHT for a last step back and DETOUR_WEIGHT for each round trip below it that the question does not ask
 for (engine.answer.walk_back), less STAND_IN_WEIGHT for a walk through a stand-in for a name the question gives
-(engine.answer.stand_in) and UNNAMED_WEIGHT per step over a relation no word of the question names, by spelling or
-meaning (engine.answer.named, engine.answer.meant), plus `relevance` (without inverse consistency: the forward score
-and relevance alone).
+(engine.answer.stand_in), UNNAMED_WEIGHT per step over a relation no word of the question names, by spelling or
+meaning (engine.answer.named, engine.answer.meant), and UNSPENT_WEIGHT per question word that means some finalist's
+relation but no step of this one (engine.answer.meant.unspent_words), plus `relevance` (without inverse consistency:
+the forward score and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
 """
@@ -34,6 +35,7 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
+from .meant import UNSPENT_WEIGHT, unspent_words
 from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, unnamed_steps
 from .question import Question
 from .search import ProgramCandidate, Search
@@ -106,6 +108,7 @@ class Alternative:
     stands_in: bool = False  # walks through a stand-in for a name the question gives (STAND_IN_WEIGHT)
     unnamed: int = 0  # steps over relations no word of the question spells or means (UNNAMED_WEIGHT each)
     detours: int = 0  # round trips below the last step that the question does not ask for (DETOUR_WEIGHT each)
+    unspent: int = 0  # question words that mean a finalist's relation and that no step of it means (UNSPENT_WEIGHT)
 
 
 class Ranker:
@@ -239,8 +242,10 @@ class Ranker:
 
     # ------------------------------------------------------------------ re-rank
     def rerank(self, question: Question, exemplars: list[CorpusRecord], finalists: list[ProgramCandidate],
-               meant: frozenset[str] = frozenset()) -> list[tuple[ProgramCandidate, Alternative]]:
-        """The finalists best first, with their scores; `meant`: the relations the question names by meaning."""
+               meaning: dict[str, frozenset[str]] | None = None) -> list[tuple[ProgramCandidate, Alternative]]:
+        """The finalists best first, with their scores; `meaning`: per content word of the question, the finalists'
+        relations it means (engine.answer.meant.RelationMeanings.by_word)."""
+        meaning = meaning or {}
         asked = [fits_asked(question, c) for c in finalists]
         inverse: list[float | None] = [None] * len(finalists)
         if self.config.inverse_consistency:
@@ -256,7 +261,7 @@ class Ranker:
         # with no exemplars (a KG without a corpus yet) the forward score, the 0.5B model's guess at a language it
         # has seen no example of, rises with a program's length; the English inverse score decides alone
         alpha = self.config.ic_alpha if exemplars else 0.0
-        ranked = [(cand, self._alternative(question, cand, inv, fits, alpha, meant))
+        ranked = [(cand, self._alternative(question, cand, inv, fits, alpha, meaning))
                   for cand, inv, fits in zip(finalists, inverse, asked)]
         # where some finalist answers with the asked class, those come first; the scores order the rest (the
         # unscored ones, all outside the asked class, keep the best set's order)
@@ -264,10 +269,11 @@ class Ranker:
         return ranked
 
     def _alternative(self, question: Question, cand: ProgramCandidate, inv: float | None, fits: bool,
-                     alpha: float, meant: frozenset[str]) -> Alternative:
+                     alpha: float, meaning: dict[str, frozenset[str]]) -> Alternative:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         stand = stands_in(question, cand.program, self.schema)
-        unnamed = unnamed_steps(cand.program, question.named_relations, meant)
+        unnamed = unnamed_steps(cand.program, question.named_relations, frozenset().union(*meaning.values()))
+        unspent = unspent_words(cand.program, question.named_relations, meaning)
         detour = 0 if question.asks_same else detours(cand.program, question.named_relations)
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)
@@ -278,10 +284,10 @@ class Ranker:
             back = 0.0 if question.asks_same else WALK_BACK_WEIGHT * walks_back(cand.program)
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed
-                     - DETOUR_WEIGHT * detour)
+                     - DETOUR_WEIGHT * detour - UNSPENT_WEIGHT * unspent)
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
-                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed, detour)
+                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed, detour, unspent)
 
     def _inverse_prompt(self, exemplars: list[CorpusRecord]) -> str:
         examples = "".join(f"Query: {self.plain_reading(r.program)}\nQuestion: {r.question}\n\n" for r in exemplars)

@@ -58,9 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 76: "nothing" denies the far end of the verb's relation. 75: "first" before a verb ranks nothing. 74 and
-# before: see git log.
-REASONER_VERSION = 76
+# version). 77: a question word that means a finalist's relation and no step of this one costs it (meant.UNSPENT_WEIGHT).
+# 76: "nothing" denies the far end of the verb's relation. 75: "first" before a verb ranks nothing. 74 and before: see
+# git log.
+REASONER_VERSION = 77
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -263,8 +264,8 @@ class Reasoner:
         t0 = time.perf_counter()
         finalists = self.ranker.with_fitting(question, self.ranker.finalists(search.leaders, best), search.scored)
         finalists = self.ranker.with_fuller(question, finalists, search.scored)
-        meant = self.meanings.meant(question, (r.name for c in finalists for r in relations(c.program)))
-        ranked = self.ranker.rerank(question, search.exemplars, finalists, meant)
+        meaning = self.meanings.by_word(question, (r.name for c in finalists for r in relations(c.program)))
+        ranked = self.ranker.rerank(question, search.exemplars, finalists, meaning)
         timings = replace(timings, rerank=time.perf_counter() - t0, total=time.perf_counter() - started)
         winner = next((c for c, _ in ranked if c.execution is not None and c.size > 0), None)
         common.update(question=text, alternatives=tuple(alt for _, alt in ranked), timings=timings)

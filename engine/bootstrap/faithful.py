@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from engine.programs.matching import unmatched
 from engine.programs.sexpr import (
     Aggregate,
     And,
@@ -347,18 +348,7 @@ def _unspelt(names: list[str], tokens: list[str], schema: Schema) -> list[str]:
     repeated = {name for name, n in Counter(names).items() if n > 1}
     if repeated and any(t in _SAME for t in tokens):
         phrases.append(repeated)
-    owner: dict[int, int] = {}
-
-    def place(walk_at: int, seen: set[int]) -> bool:
-        for p, spelt in enumerate(phrases):
-            if names[walk_at] in spelt and p not in seen:
-                seen.add(p)
-                if p not in owner or place(owner[p], seen):
-                    owner[p] = walk_at
-                    return True
-        return False
-
-    return [name for at, name in enumerate(names) if not place(at, set())]
+    return [names[at] for at in unmatched(names, phrases)]
 
 
 def _within_one_class(name: str, schema: Schema) -> bool:
