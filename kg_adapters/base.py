@@ -24,22 +24,24 @@ SKOS_PREF_LABEL = "http://www.w3.org/2004/02/skos/core#prefLabel"
 SKOS_DEFINITION = "http://www.w3.org/2004/02/skos/core#definition"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
-# Predicates that describe the graph rather than relate its entities.
-ANNOTATION_PREDICATES = frozenset(
-    {
-        RDF_TYPE,
-        RDFS_LABEL,
-        RDFS_COMMENT,
-        RDFS_DOMAIN,
-        RDFS_RANGE,
-        SKOS_PREF_LABEL,
-        SKOS_DEFINITION,
-        "http://www.w3.org/2000/01/rdf-schema#subClassOf",
-        "http://www.w3.org/2000/01/rdf-schema#subPropertyOf",
-        "http://www.w3.org/2002/07/owl#inverseOf",
-        "http://www.w3.org/2002/07/owl#sameAs",
-    }
+# Predicates that describe the graph rather than relate its entities, beyond RDF's own vocabulary (`is_vocabulary`).
+ANNOTATION_PREDICATES = frozenset({SKOS_PREF_LABEL, SKOS_DEFINITION})
+
+
+# The namespaces of RDF's own vocabulary. An OWL tool's export (Protégé) types its header `owl:Ontology`, every
+# individual `owl:NamedIndividual` too, and states `owl:versionInfo`, `owl:disjointWith`, `rdfs:seeAlso`: none of it is
+# the user's data, so no type of these namespaces is a class, no predicate of them a relation, and a node typed by them
+# alone (the ontology's header, labelled with the KG's own name) is no entity a question can name.
+VOCABULARY_NAMESPACES = (
+    "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "http://www.w3.org/2000/01/rdf-schema#",
+    "http://www.w3.org/2002/07/owl#",
 )
+
+
+def is_vocabulary(iri: str) -> bool:
+    """Whether an IRI is a term of RDF, RDFS or OWL themselves (`VOCABULARY_NAMESPACES`)."""
+    return iri.startswith(VOCABULARY_NAMESPACES)
 
 
 class KGError(Exception):

@@ -44,6 +44,7 @@ from .base import (
     KGError,
     KGStore,
     Term,
+    is_vocabulary,
 )
 from .naming import class_iri, local_name
 from .person_nouns import names_a_person
@@ -51,7 +52,8 @@ from .readable import (is_agent_noun, kind_noun, names_people, object_noun, rela
                        subject_noun, words)
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 11  # bump when reading or induction changes, so cached schemas are rebuilt (11: agent nouns)
+SCHEMA_VERSION = 12  # bump when reading or induction changes, so cached schemas are rebuilt (11: agent nouns; 12: no
+# class or relation of RDF's own vocabulary, kg_adapters.base.is_vocabulary)
 
 
 @dataclass(frozen=True)
@@ -462,7 +464,8 @@ class _SchemaReader:
     # ------------------------------------------------------------ queries
     def _relations(self) -> dict[str, int]:
         rows = self._rows("SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p")
-        return {p.value: int(n.value) for p, n in rows if p and p.value not in ANNOTATION_PREDICATES}
+        return {p.value: int(n.value) for p, n in rows
+                if p and p.value not in ANNOTATION_PREDICATES and not is_vocabulary(p.value)}
 
     def _mirrors(self, relations: dict[str, int]) -> dict[str, str]:
         """Relations that hold another's triples reversed: mirror IRI -> primary IRI.
@@ -489,15 +492,12 @@ class _SchemaReader:
 
     def _declared_types(self) -> dict[str, int]:
         rows = self._rows(f"SELECT ?c (COUNT(?x) AS ?n) WHERE {{ ?x <{RDF_TYPE}> ?c }} GROUP BY ?c")
-        types = {c.value: int(n.value) for c, n in rows if c and c.is_iri}
-        for meta in (RDFS_CLASS, OWL_CLASS, "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property",
-                     "http://www.w3.org/2002/07/owl#ObjectProperty", "http://www.w3.org/2002/07/owl#DatatypeProperty"):
-            types.pop(meta, None)
+        types = {c.value: int(n.value) for c, n in rows if c and c.is_iri and not is_vocabulary(c.value)}
         declared = self._rows(
             f"SELECT DISTINCT ?c WHERE {{ {{ ?c <{RDF_TYPE}> <{RDFS_CLASS}> }} UNION {{ ?c <{RDF_TYPE}> <{OWL_CLASS}> }} }}"
         )
         for (c,) in declared:
-            if c and c.is_iri:
+            if c and c.is_iri and not is_vocabulary(c.value):
                 types.setdefault(c.value, 0)
         return types
 

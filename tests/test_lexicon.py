@@ -9,8 +9,8 @@ from engine.answer.linker import LabelIndex
 from engine.answer.named import NamedRelations, share
 from engine.answer.question import QuestionReader
 from engine.bootstrap.kinds import kinds_of
-from engine.bootstrap.lexicon import (End, build_lexicon, distinct, ensure_lexicon, kept, proposals, relation_examples,
-                                      with_kinds)
+from engine.bootstrap.lexicon import (End, build_lexicon, distinct, end, ensure_lexicon, kept, proposals,
+                                      relation_examples, with_kinds)
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
 from kg_adapters.lexicon import RelationWords, read_lexicon
@@ -188,6 +188,38 @@ def test_a_lexicon_word_of_grand_names_two_steps_of_its_relation(small_kg) -> No
 def test_wordnet_gives_the_kinds_of_a_relations_nouns(embedder, nouns, reading, has, has_not) -> None:
     kinds = set(kinds_of(nouns, reading, embedder))
     assert has <= kinds and not has_not & kinds, sorted(kinds)
+
+
+PARLIAMENT = """\
+@prefix p: <http://example.org/parl/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+p:Member a rdfs:Class ; rdfs:label "Member of Parliament" .
+p:Party a rdfs:Class ; rdfs:label "Political Party" .
+p:Seat a rdfs:Class ; rdfs:label "Constituency" .
+p:memberOf rdfs:label "member of" ; rdfs:domain p:Member ; rdfs:range p:Party .
+p:represents rdfs:label "represents" ; rdfs:domain p:Member ; rdfs:range p:Seat .
+p:hal a p:Member ; rdfs:label "Hal Whitcombe" ; p:memberOf p:civic ; p:represents p:eastbrook .
+p:civic a p:Party ; rdfs:label "Civic Alliance" .
+p:eastbrook a p:Seat ; rdfs:label "Eastbrook" .
+"""
+
+
+def test_a_word_that_names_another_class_is_that_classs(small_kg, embedder) -> None:
+    """The 0.5B model gave "party" for the constituency a member represents: the last word of another class's
+    label, so a question's "which party" went down `represents`. The end's own class keeps its word."""
+    kg = small_kg("parliament.ttl", PARLIAMENT)
+    seats, parties = (end(kg.schema, kg.schema.relation(name), True) for name in ("represents", "memberOf"))
+    assert kept(["party", "seat", "district"], seats, embedder, frozenset()) == ["seat", "district"]
+    assert "party" in kept(["party", "group"], parties, embedder, frozenset())
+
+
+def test_the_noun_of_a_noun_of_name_and_its_kinds_call_the_subjects(small_kg, embedder) -> None:
+    """`member of`: a member of a party is the member (readable.subject_role), so "member"'s kinds ("councillor")
+    are words for the subjects, never for the party."""
+    kg = small_kg("parliament.ttl", PARLIAMENT)
+    lexicon = with_kinds({"memberOf": RelationWords(), "represents": RelationWords()}, kg.schema, embedder,
+                         frozenset({"member of", "represents"}))
+    assert lexicon["memberOf"].words == () and lexicon["memberOf"].reverse_words
 
 
 def test_kinds_join_the_models_words_and_yield_to_them(small_kg, embedder) -> None:

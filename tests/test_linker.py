@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.answer.label_db import turned_about
 from engine.answer.linker import Candidate, LabelIndex, Linking, Mention, normalise
 from engine.config import ScoutConfig
 from engine.lm.embedder import Embedder
@@ -403,6 +404,80 @@ def test_a_first_name_names_the_person(small_kg, tmp_path: Path, question: str, 
     assert top(index.link(question), mention).label == label
 
 
+PARLIAMENT_TTL = """\
+@prefix p: <http://example.org/parl/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+p:Member a rdfs:Class ; rdfs:label "Member of Parliament" .
+p:Party a rdfs:Class ; rdfs:label "Political Party" .
+p:hal a p:Member ; rdfs:label "Hal Whitcombe" ; p:memberOf p:civic .
+p:civic a p:Party ; rdfs:label "Civic Alliance" .
+p:health rdfs:label "Minister of Health" ; p:heldBy p:hal .
+p:env rdfs:label "Minister for the Environment" ; p:heldBy p:hal .
+"""
+
+
+@pytest.mark.parametrize("question, classes", [
+    ("which MPs belong to the Civic Alliance?", ["Member"]),  # the initials of "Member of Parliament", plural
+    ("who is the MP for Eastbrook?", ["Member"]),
+    ("how many PPs are there?", ["Party"]),
+    ("which mps belong to the Civic Alliance?", []),  # in lower case a short word may be anything
+])
+def test_a_class_is_named_by_the_initials_of_its_label(small_kg, tmp_path: Path, question: str,
+                                                       classes: list[str]) -> None:
+    kg = small_kg("parliament.ttl", PARLIAMENT_TTL)
+    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    assert list(index.link(question).classes) == classes
+
+
+@pytest.mark.parametrize("key, turned", [
+    ("minister of health", "health minister"),
+    ("minister for the environment", "environment minister"),
+    ("museum of modern art", "modern art museum"),
+    ("chief of staff of the army", None),  # two of them: which is the head?
+    ("the lord of the rings", None),  # a title that opens with "the" is no compound's
+    ("bank", None),
+    ("of mice and men", None),
+])
+def test_a_head_of_noun_name_is_said_turned_about(key: str, turned: str | None) -> None:
+    assert turned_about(key) == turned
+
+
+@pytest.mark.parametrize("question, label", [
+    ("who is the health minister?", "Minister of Health"),
+    ("who is the environment minister?", "Minister for the Environment"),
+])
+def test_a_name_turned_about_names_the_entity(small_kg, tmp_path: Path, question: str, label: str) -> None:
+    kg = small_kg("parliament.ttl", PARLIAMENT_TTL)
+    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    assert entity_labels(index.link(question)) == [label]
+
+
+ZOO_TTL = """\
+@prefix z: <http://example.org/zoo/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+z:Species a rdfs:Class ; rdfs:label "species" .
+z:Animal a rdfs:Class ; rdfs:label "animal" .
+z:lion a z:Species ; rdfs:label "African Lion" ; z:nativeTo z:africa .
+z:tiger a z:Species ; rdfs:label "Sumatran Tiger" ; z:nativeTo z:asia .
+z:kopje rdfs:label "Lion Kopje" .
+z:kesho a z:Animal ; rdfs:label "Kesho" ; z:ofSpecies z:lion ; z:livesIn z:kopje .
+z:africa rdfs:label "Africa" .
+z:asia rdfs:label "Asia" .
+"""
+
+
+@pytest.mark.parametrize("question, labels", [
+    ("where can I see the lions?", ["African Lion"]),  # the head noun, not the enclosure the word opens
+    ("which keepers look after the tigers?", ["Sumatran Tiger"]),
+    ("which animals are there?", []),  # a class word names its class
+])
+def test_a_plural_common_noun_names_the_kinds_it_ends(small_kg, tmp_path: Path, question: str,
+                                                      labels: list[str]) -> None:
+    kg = small_kg("zoo.ttl", ZOO_TTL)
+    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    assert entity_labels(index.link(question)) == labels
+
+
 def test_a_word_that_mostly_closes_names_is_no_first_name(small_kg, tmp_path: Path) -> None:
     """"Team" opens no name here (it closes two), and "Dr." alone is a title, not a name."""
     kg = small_kg("company.ttl", COMPANY_TTL)
@@ -448,6 +523,48 @@ def test_the_streaming_pass_and_the_queries_read_the_same_index(tmp_path: Path, 
             assert streamed.link(question) == queried.link(question)
         assert not list((tmp_path / f"stream-{source.stem}" / "labels").glob("*scratch*"))  # the scratch file is gone
         kg.close()
+
+
+# An OWL tool's export (Protégé's flat RDF/XML): a labelled ontology header, individuals typed
+# owl:NamedIndividual beside their class, a version string on the header
+OWL_EXPORT = """<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#"
+         xmlns:owl="http://www.w3.org/2002/07/owl#" xmlns:zoo="http://example.org/zoo#">
+  <owl:Ontology rdf:about="http://example.org/zoo"><rdfs:label>Zoo</rdfs:label>
+    <owl:versionInfo>1.2</owl:versionInfo></owl:Ontology>
+  <owl:Class rdf:about="http://example.org/zoo#Animal"><rdfs:label>Animal</rdfs:label></owl:Class>
+  <owl:Class rdf:about="http://example.org/zoo#Keeper"><rdfs:label>Keeper</rdfs:label></owl:Class>
+  <owl:ObjectProperty rdf:about="http://example.org/zoo#caredForBy"><rdfs:label>cared for by</rdfs:label>
+    <rdfs:domain rdf:resource="http://example.org/zoo#Animal"/><rdfs:range rdf:resource="http://example.org/zoo#Keeper"/>
+  </owl:ObjectProperty>
+  <owl:NamedIndividual rdf:about="http://example.org/zoo#greta"><rdf:type rdf:resource="http://example.org/zoo#Keeper"/>
+    <rdfs:label>Greta Lindqvist</rdfs:label></owl:NamedIndividual>
+  <owl:NamedIndividual rdf:about="http://example.org/zoo#bramble"><rdf:type rdf:resource="http://example.org/zoo#Animal"/>
+    <rdfs:label>Bramble</rdfs:label><zoo:caredForBy rdf:resource="http://example.org/zoo#greta"/></owl:NamedIndividual>
+  <owl:NamedIndividual rdf:about="http://example.org/zoo#tundra"><rdf:type rdf:resource="http://example.org/zoo#Animal"/>
+    <rdfs:label>Tundra</rdfs:label></owl:NamedIndividual>
+</rdf:RDF>
+"""
+
+
+def test_an_owl_export_holds_the_users_data_and_nothing_of_owl(tmp_path: Path) -> None:
+    """RDF's own vocabulary is no data (kg_adapters.base.is_vocabulary): no class "NamedIndividual" or "Ontology", no
+    relation `versionInfo`, and "the zoo" names no entity (the header's label had answered "the youngest animal in the
+    zoo" with nothing). An individual with a class and no relation (Tundra) is still one. Both ways of reading the
+    index agree."""
+    path = tmp_path / "zoo.owl"
+    path.write_text(OWL_EXPORT)
+    kg = KnowledgeGraph.open(str(path), ScoutConfig(cache_dir=str(tmp_path / "c")))
+    assert {c.name for c in kg.schema.classes} == {"Animal", "Keeper"}
+    assert [r.name for r in kg.schema.relations] == ["caredForBy"]
+    streamed = LabelIndex.build(kg.store, kg.schema, tmp_path / "stream")
+    queried = LabelIndex.build(_QueriesOnly(kg.store), kg.schema, tmp_path / "query")
+    assert _everything(streamed) == _everything(queried)
+    for index in (streamed, queried):
+        assert entity_labels(index.link("who is the youngest animal in the zoo?")) == []
+        assert index.classes_of("http://example.org/zoo#tundra") == ("Animal",)
+        assert index.classes_of("http://example.org/zoo#greta") == ("Keeper",)
+    kg.close()
 
 
 def test_a_broken_index_file_is_written_again(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from engine.answer.candidates import Enumerator
 from engine.answer.linker import LabelIndex
-from engine.answer.meant import RelationMeanings, content_words, unspent_words
+from engine.answer.meant import RelationMeanings, content_words, unspent_words, verb_words
 from engine.answer.named import Spelling, unnamed_steps
 from engine.answer.question import QuestionReader
 from engine.answer.reasoner import Reasoner
@@ -175,8 +175,21 @@ def test_a_question_word_no_step_means_is_counted(company) -> None:
     read = QuestionReader(kg.schema, index).read("how much does Bruno earn?")
     meaning = RelationMeanings(kg.schema, embedder).by_word(read, ["salary", "hired"])
     assert meaning == {"earn": frozenset({"salary"})}
-    assert unspent_words(parse('(JOIN (R salary) "Bruno Costa")'), read.named_relations, meaning) == 0
-    assert unspent_words(parse('(JOIN (R hired) "Bruno Costa")'), read.named_relations, meaning) == 1
+    verbs = verb_words(read)
+    assert verbs == {"earn"}
+    assert unspent_words(parse('(JOIN (R salary) "Bruno Costa")'), read.named_relations, meaning, verbs) == 0
+    assert unspent_words(parse('(JOIN (R hired) "Bruno Costa")'), read.named_relations, meaning, verbs) == 1
+
+
+@pytest.mark.parametrize("question, verbs", [
+    ("how much does Bruno earn?", {"earn"}),
+    ("which pieces did Bruno give away?", set()),  # "pieces" after "which" is the asked noun, "give" a stop word
+    ("which offices do not border the Sales department?", {"border"}),
+    ("which employees are senior accountants?", set()),  # nouns only
+])
+def test_the_words_that_stand_as_verbs(company, question: str, verbs: set[str]) -> None:
+    kg, index, _, _ = company
+    assert verb_words(QuestionReader(kg.schema, index).read(question)) == verbs
 
 
 BORDERS = {"borders": frozenset({"country", "neighbour"})}
@@ -194,15 +207,16 @@ TOUCHES = {"borders": frozenset({"neighbour"}), "touches": frozenset({"neighbour
     # compound of it ("screenwriter" spells `written_by` by "writer": MetaQA had read it as meaning `directed_by`)
     ('(JOIN neighbour "France")', {"country": frozenset({"country"})}, 0),
     ('(JOIN written_by "Meantime")', {"screenwriter": frozenset({"directed_by", "written_by"})}, 0),
-    # a word that cannot be a verb asks for no step: "which airlines are not budget carriers?" asks for airlines,
-    # though "carriers" lies near `fleet_size` (an airline probe's reading walked to fleet sizes for it)
+    # a word that is no verb asks for no step: "which airlines are not budget carriers?" asks for airlines, though
+    # "carriers" lies near `fleet_size` (an airline probe's reading walked to fleet sizes for it)
     ('(JOIN alliance "Sky Alliance")', {"carriers": frozenset({"fleet_size"})}, 0),
 ])
 def test_each_step_stands_for_one_word_and_a_spelt_step_for_its_spelling(program: str, meaning: dict,
                                                                         unspent: int) -> None:
     named = {"country": Spelling(by_verb=frozenset(), by_noun=frozenset({"country"})),
              "written_by": Spelling(by_verb=frozenset(), by_noun=frozenset({"writer"}))}
-    assert unspent_words(parse(program), named, meaning) == unspent
+    verbs = frozenset(meaning) - {"carriers"}  # as verb_words reads them in the questions above
+    assert unspent_words(parse(program), named, meaning, verbs) == unspent
 
 
 # ------------------------------------------------------------------ 2. a superlative a relation spells

@@ -6,8 +6,10 @@ in memory whatever the KG's size:
     entity(id, iri, classes, degree, described)   classes: an id into classset (a JSON list of class names)
     record(id, entity, label)             one row per label; its normalised key and surface are derived
     keyrec(key, kind, record)             normalised key -> records (kind 0), and the variants: the key with
-                                          its spaces removed (1), its leading "the" dropped (2)
+                                          its spaces removed (1), its leading "the" dropped (2), a "<head> of
+                                          <noun>" turned about (3: "minister of health" -> "health minister")
     keys(pos, key, len, is_key)           every key and variant once, in the order the linker compares them
+                                          (turned-about variants are for exact lookups only: not here)
     pool(len, keys)                       the keys and variants of each length, in that order (typos)
     sorted(id, keys)                      the keys in sorted order, a chunk a row ("did you mean")
     posting(word, pos)                    word -> the multi-word keys holding it (fuzzy blocking, name parts;
@@ -55,6 +57,27 @@ class Ent(NamedTuple):
     classes: tuple[str, ...]
     degree: int
     described: bool  # labels.Entity.described
+
+
+TURNED_ABOUT = 3  # the keyrec kind of a turned-about variant (`turned_about`)
+# The prepositions of an English "<head> of <noun>" name that people turn about into a compound: "Minister of
+# Health" is "the health minister", "University of Leeds" "Leeds University", "Minister for the Environment" "the
+# environment minister". English grammar, no domain.
+_TURNING = frozenset({"of", "for"})
+
+
+def turned_about(key: str) -> str | None:
+    """The compound a normalised "<head> of|for [the] <noun>" label is said as ("health minister"), for heads and
+    nouns of one or two words; None for any other label."""
+    words = key.split()
+    at = [i for i, w in enumerate(words) if w in _TURNING]
+    if len(at) != 1 or not 1 <= at[0] <= 2:
+        return None
+    head, noun = words[:at[0]], words[at[0] + 1:]
+    noun = noun[1:] if noun[:1] == ["the"] else noun
+    if not 1 <= len(noun) <= 2 or "the" in head + noun:
+        return None
+    return " ".join(noun + head)
 
 
 def write_index(path: Path, entities: Iterable[Entity]) -> None:
@@ -123,6 +146,9 @@ def fill(db: sqlite3.Connection, entities: Iterable[Entity]) -> None:
                 rows["keyrec"].append((compact, 1, r))
             if key.startswith("the ") and len(key) > 6:
                 rows["keyrec"].append((key[4:], 2, r))
+            turned = turned_about(key)
+            if turned:
+                rows["keyrec"].append((turned, TURNED_ABOUT, r))
             letters = initials(surface(label))
             if letters:
                 rows["acronym"].append((letters, r))
@@ -133,9 +159,9 @@ def fill(db: sqlite3.Connection, entities: Iterable[Entity]) -> None:
     flush()
     db.executemany("INSERT INTO classset VALUES (?, ?)", [(i, json.dumps(c)) for c, i in classsets.items()])
     # every key once, keys first in the order of their first record, then variants (as dict.fromkeys did)
-    db.execute("""
+    db.execute(f"""
         INSERT INTO keys(key, len, is_key)
-        SELECT key, length(key), MIN(kind) = 0 FROM keyrec GROUP BY key
+        SELECT key, length(key), MIN(kind) = 0 FROM keyrec WHERE kind != {TURNED_ABOUT} GROUP BY key
         ORDER BY MIN(CASE WHEN kind = 0 THEN record END) IS NULL, MIN(CASE WHEN kind = 0 THEN record END),
                  MIN(CASE WHEN kind > 0 THEN 2 * record + kind - 1 END)""")
     postings: list[tuple[str, int]] = []

@@ -33,6 +33,7 @@ from kg_adapters.base import (
     KGError,
     KGStore,
     Term,
+    is_vocabulary,
 )
 from kg_adapters.naming import local_name
 from kg_adapters.oxigraph_store import SCAN_IRI
@@ -40,7 +41,8 @@ from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Role, Schema
 
 log = logging.getLogger(__name__)
 
-INDEX_VERSION = 7  # part of the cache key: bump when what is read or written changes (4-6: SQLite; 7: described)
+INDEX_VERSION = 8  # part of the cache key: bump when what is read or written changes (4-6: SQLite; 7: described; 8: no
+# node typed by RDF's own vocabulary alone)
 _QUERY_TIMEOUT_S = 120.0
 _MAX_ROWS_TOTAL = 5_000_000  # labels/roles read from one KG by queries, a guard for huge endpoints
 FLUSH_ROWS = 200_000  # (object, relation) tallies held in memory before they go to the scratch file
@@ -173,9 +175,11 @@ def _scanned(store, schema: Schema, scratch: Path) -> Iterator[Entity]:
                                 json.dumps(json.loads(labels) + json.loads(row[4])), row[0]))
             subjects.clear()
 
-        current, count, roles, types, labels = None, 0, set(), [], ([], [])
+        current, count, roles, types, labels, vocabulary = None, 0, set(), [], ([], []), False
 
         def close_subject() -> None:
+            if current is not None and vocabulary and not types:  # typed by RDF's own terms alone: the schema's
+                schema_iris.add(current)
             if current is not None:  # a blank node is no entity
                 subjects.append((current, count, ",".join(map(str, roles)), json.dumps(types),
                                  json.dumps([[p, t, lang] for p, items in enumerate(labels) for t, lang in items])))
@@ -183,7 +187,7 @@ def _scanned(store, schema: Schema, scratch: Path) -> Iterator[Entity]:
         for s, p, o, kind, lang in store.scan():
             if s != current:
                 close_subject()
-                current, count, roles, types, labels = s, 0, set(), [], ([], [])
+                current, count, roles, types, labels, vocabulary = s, 0, set(), [], ([], []), False
                 if len(subjects) + len(objects) >= FLUSH_ROWS:
                     flush()
             count += 1
@@ -199,6 +203,7 @@ def _scanned(store, schema: Schema, scratch: Path) -> Iterator[Entity]:
                 name = class_named(o)
                 if name is not None:
                     types.append(name)
+                vocabulary = vocabulary or is_vocabulary(o)
             elif p in _LABEL_PREDICATES and o.strip():
                 labels[_LABEL_PREDICATES.index(p)].append((o, lang))
         close_subject()
@@ -291,12 +296,16 @@ def _selected(store: KGStore, schema: Schema) -> Iterator[Entity]:
 
     # --- declared types
     declared: dict[str, list[str]] = defaultdict(list)
+    vocabulary_typed: set[str] = set()
     for x, c in _select_all(store, f"SELECT ?x ?c WHERE {{ ?x <{RDF_TYPE}> ?c FILTER(isIRI(?x)) }}"):
         if x is None or c is None:
             continue
         info = schema.class_(c.value)
         if info is not None and not info.is_literal:
             declared[x.value].append(info.name)
+        elif is_vocabulary(c.value):
+            vocabulary_typed.add(x.value)
+    schema_iris |= vocabulary_typed - set(declared)  # typed by RDF's own terms alone: the schema's, as in `_scanned`
 
     # --- labels: English or untagged first; others only for entities without one
     found: dict[str, list[str]] = defaultdict(list)

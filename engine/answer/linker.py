@@ -1,47 +1,41 @@
 """Entity linking: find the entities, literals and classes a question names.
 
-The start set of the reasoning search (method.md step 3) is what the question
-names: entities found by their labels, numbers and dates as literals, and words
-that name a schema class ("films", "countries"). `LabelIndex` reads every label of
-the KG once (engine.answer.labels: one streaming pass over an embedded store),
-together with each entity's classes, into a SQLite file next to the other per-KG
-caches, keyed on the store fingerprint (engine.answer.label_db), and looks labels
-up there: nothing is held in memory but what questions have read.
+The start set of the reasoning search (method.md step 3) is what the question names: entities found by their
+labels, numbers and dates as literals, and words that name a schema class ("films", "countries"). `LabelIndex` reads
+every label of the KG once (engine.answer.labels: one streaming pass over an embedded store), with each entity's
+classes, into a SQLite file beside the other per-KG caches, keyed on the store fingerprint (engine.answer.label_db),
+and looks labels up there: nothing is held in memory but what questions have read.
 
 How a question is linked (`LabelIndex.link`):
 
 * The question is cut into tokens; every n-gram (longest first) is looked up by its normalised form: case-folded,
   accents stripped, apostrophes dropped, other punctuation a space, "&" read as "and". A label that matches character
-  for character scores 1.0, a normalised match 0.9, a match with the leading "the" dropped or the spaces removed
-  ("spiderman") 0.85, a fuzzy match (typos, by Levenshtein distance on the normalised form) 0.5-0.8.
-* Longer spans win over the shorter spans they overlap ("blade runner" beats
-  "blade"); at equal length the better score wins.
-* Spans made only of stop words or schema words ("movies", "direct", "films" for a class `movie`)
-  are not linked to entities unless capitalised mid-sentence; nor are words of one or two letters.
-  Fuzzy matching only tries spans of five or more letters that start and end with a content word,
-  and a single word only when it is no word of any label (a typo, not a different word).
+  for character scores 1.0, a normalised match 0.9, a match with the leading "the" dropped, the spaces removed
+  ("spiderman") or a "<head> of <noun>" turned about ("health minister") 0.85, a fuzzy match (typos, by edit
+  distance) 0.5-0.8. Longer spans win over the shorter ones they overlap; at equal length the better score wins.
+* Spans made only of stop words or schema words ("movies", "direct", "films" for a class `movie`) are not linked to
+  entities unless capitalised mid-sentence; nor are words of one or two letters. Fuzzy matching only tries spans of
+  five or more letters that start and end with a content word, and a single word only when it is no word of any
+  label (a typo, not a different word).
 * An adjective of place names the place it derives from: "japanese cities", Japan (engine.answer.derive).
 * A plural names what the KG labels in the singular where that is a value (a tag or category), and otherwise the
-  class of that thing, as a noun after a superlative does: "<noun>s", "the largest <noun>" are members of the class
-  of the thing labelled "<Noun>", not that thing (`kind_words.py`).
+  class of that thing, as a noun after a superlative does (`kind_words.py`); else the things whose names end in its
+  singular ("the lions": African Lion).
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
-* Class words (names and labels of schema classes, their plurals, and with an embedder the
-  words that mean one: engine.answer.synonyms) become class mentions.
-* Text in square brackets (`what did [Ridley Scott] direct`) is a mention as given:
-  exact label, then normalised, then fuzzy; nothing else is tried for it, and
-  when nothing matches it stays a mention without candidates.
-* Each mention keeps its best `top_k` entities (deferred disambiguation): same
-  normalised label, or fuzzy ties, are decided later by execution and scoring.
-  Ties are broken by how many triples the entity is part of.
+* Class words (names and labels of schema classes, their plurals, the initials of a label in capitals: "MPs", and
+  with an embedder the words that mean one: engine.answer.synonyms) become class mentions.
+* Text in square brackets (`what did [Ridley Scott] direct`) is a mention as given: exact label, then normalised,
+  then fuzzy; nothing else is tried for it, and when nothing matches it stays a mention without candidates.
+* Each mention keeps its best `top_k` entities (deferred disambiguation): same normalised label, or fuzzy ties, are
+  decided later by execution and scoring. Ties are broken by how many triples the entity is part of.
 * A word that ends names ("spielberg") also names the best-connected such name in a slot label matches leave
   free (`name_forms.py`): MoviesKG's tag "spielberg" and Steven Spielberg are both tried. An English word
   ("common": Ealing Common) does so only capitalised where capitals tell names. A long name's opening words,
   capitalised, name it where they match no label ("St Ann": St Ann Hospital; `NameForms.opening`).
 * A keyword (a label in lower case: a tag "harrison ford") yields to a name (a capitalised label) that the
   same words name, unless the question names the keyword's class.
-* A word in capitals where capitals tell names ("US", "UK") also names the best-connected names it abbreviates:
-  labels of two to five capitalised words whose initials spell it, "of", "the" and "and" left out
-  ("United States", "United Kingdom"): the best-connected one, in a free slot.
+* A word in capitals where capitals tell names ("US", "UK") also names the best-connected name of two to five
+  capitalised words whose initials spell it, "of", "the" and "and" left out ("United States"), in a free slot.
 """
 
 from __future__ import annotations
@@ -69,7 +63,8 @@ from .mentions import Candidate, Linking, Mention, literal_candidate
 from .name_forms import NameForms, is_english_word, names_over_keywords, singular_key
 from .retrieve import TextEmbedder
 from .synonyms import SchemaSynonyms, mark_schema_words
-from .words import ARTICLES, QuestionTokens, class_words, normalise, stop_words, surface
+from .words import (ARTICLES, QuestionTokens, class_initials, class_words, normalise, stop_words, surface,
+                    written_initials)
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +84,7 @@ class LabelIndex:
         self._d = data
         self.synonyms = SchemaSynonyms(schema, embedder) if embedder is not None else None
         self.class_words = class_words(schema)  # normalised word(s) -> class names
+        self.class_initials = class_initials(schema, self.class_words)  # "mp" -> the class "member of parliament"
         self.stop = stop_words(schema, self.class_words)
         self.places = PlaceAdjectives(data, schema, self.class_words)
         self.forms = NameForms(data, self.stop)
@@ -240,6 +236,8 @@ class LabelIndex:
         class_names = words.get(key) or (words.get(key.replace(" ", "")) if ntok > 1 else None) or ()
         if not class_names and key in ctx.synonym_classes:  # "films" for the class movie
             class_names = (ctx.synonym_classes[key],)
+        if not class_names and ntok == 1 and ctx.case_matters:  # "MPs": a class label's initials
+            class_names = self.class_initials.get(written_initials(surface), ())
         class_cands = [
             Candidate("class", name, None, SCORE_CLASS if not any_capital else SCORE_NORMALISED) for name in class_names
         ]
@@ -270,6 +268,8 @@ class LabelIndex:
             if ntok == 1 and len(entities) < ctx.top_k and (ctx.capital[i] or not is_english_word(key)):
                 # an English word ("common", "stone") names a person only written as a name: "Stone films"
                 entities += self._free_slots(entities, self.forms.parts(key), ctx.top_k - len(entities))
+            elif ntok == 1 and not entities and not class_cands and (singular := singular_key(key, self.stop)):
+                entities = self._free_slots([], self.forms.parts(singular, ends_only=True), ctx.top_k)  # "lions"
             if ntok == 1 and len(entities) < ctx.top_k and ctx.case_matters and surface.isupper():
                 entities += self._free_slots(entities, self.forms.acronym(key), 1)
             entities = names_over_keywords(entities, ctx.folded, self.class_words)

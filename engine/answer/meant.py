@@ -32,13 +32,14 @@ from .words import STOP, fold
 # through a lexicon word (cosine 0.42). Word-level cosine is loose (a class noun may lie 0.44 from an unrelated
 # relation's lexicon word), so it only spares a step its cost; it never adds to a score.
 MEANT_COSINE = 0.4
-# What each question word that means some finalist's relation, but no step of this one, costs it in the final re-rank
+# What each question verb that means some finalist's relation, but no step of this one, costs it in the final re-rank
 # (`unspent_words`): the other side of UNNAMED_WEIGHT, a step no word names. Replayed on the rows of a full bench.kgs
-# run (reasoner v77, 2026-12-05; `bench.replay --unspent`, rows re-marked as in BENCHMARKS.md, "Unused question
-# words"): at 0.05, 0.1, 0.15 and 0.2 no KG's tune or check F1 moves against the term off, and 8 of 879 sampled
-# questions have finalists it tells apart. Before compounds of a spelling word were read as spelt, it cost MetaQA
-# check 89.1 -> 88.9 ("screenwriter" meant `directed_by`). 0.1, UNNAMED_WEIGHT's value: it takes the default KG's
-# mechanism test ("the largest city in a country that borders France") from 0.02 behind to 0.10 ahead (AMX bf16).
+# run (reasoner v77, 2026-12-05; `bench.replay --unspent`, rows re-marked as in BENCHMARKS.md, "Session 48"): at 0.05,
+# 0.1, 0.15 and 0.2 no KG's tune or check F1 moves against the term off, and 9 of 879 sampled questions have finalists
+# it tells apart. Before compounds of a spelling word were read as spelt, it cost MetaQA check 89.1 -> 88.9
+# ("screenwriter" meant `directed_by`); before only verbs counted, an airline probe question and a museum one fell
+# ("budget carriers", "which pieces"). 0.1, UNNAMED_WEIGHT's value: it takes the default KG's mechanism test ("the
+# largest city in a country that borders France") from 0.02 behind to 0.10 ahead (AMX bf16, one thread).
 UNSPENT_WEIGHT = 0.1
 MIN_LETTERS = 3
 
@@ -46,12 +47,31 @@ MIN_LETTERS = 3
 def content_words(question: Question) -> list[str]:
     """The question's own words: outside every linked mention (names and class words), no stop words, three
     letters or more, folded."""
+    return list(dict.fromkeys(w for w in _own_words(question) if w not in STOP and len(w) >= MIN_LETTERS))
+
+
+def verb_words(question: Question) -> frozenset[str]:
+    """The question's own words that stand as verbs: words that can be verbs, not after a determiner ("a country
+    that borders X", not "which pieces did X give?")."""
+    words = _own_words(question)
+    return frozenset(w for before, w in zip(["", *words], words)
+                     if w not in STOP and len(w) >= MIN_LETTERS and before not in DETERMINERS and _may_be_verb(w))
+
+
+# Words before a noun that make it one: articles, "which", possessives, quantifiers (English grammar; not "that", which
+# also opens a relative clause: "a country that borders X").
+DETERMINERS = frozenset("the a an which what whose this these those its their his her my our your each every some "
+                        "any no all many several both".split())
+
+
+def _own_words(question: Question) -> list[str]:
+    """The question's words outside every linked mention, folded, in order."""
     text, kept, pos = question.linking.question, [], 0
     for mention in sorted((m for m in question.linking.mentions if m.candidates), key=lambda m: m.start):
         kept.append(text[pos:mention.start])
         pos = max(pos, mention.end)
     kept.append(text[pos:])
-    return list(dict.fromkeys(w for w in words_of(" ".join(kept)) if w not in STOP and len(w) >= MIN_LETTERS))
+    return words_of(" ".join(kept))
 
 
 class RelationMeanings:
@@ -79,15 +99,16 @@ class RelationMeanings:
                 for i, word in enumerate(words)}
 
 
-def unspent_words(program: Program, named: dict[str, Spelling], by_word: dict[str, frozenset[str]]) -> int:
-    """How many of the question's words that mean a relation of some finalist (`by_word`) and spell none the program
-    leaves without a step to mean: "the largest city in a country that borders France" read as the largest city of
+def unspent_words(program: Program, named: dict[str, Spelling], by_word: dict[str, frozenset[str]],
+                  verbs: frozenset[str]) -> int:
+    """How many of the question's verbs (`verbs`, `verb_words`) that mean a relation of some finalist (`by_word`) and
+    spell none the program leaves without a step to mean: "the largest city in a country that borders France" read as the largest city of
     France leaves "borders" (`neighbour`) unused. A step some question word spells is that word's (the class word
     "country" spells `country`), so it means no other word; of the rest each step stands for one word at most, and
     a word meaning only relations some question word spells is spelt already."""
     spelling = {word for spelt in named.values() for word in spelt.words}
     meaning = {word: relations - named.keys() for word, relations in by_word.items()
-               if _may_be_verb(word) and not _spells(word, spelling)}
+               if word in verbs and not _spells(word, spelling)}
     meaning = {word: relations for word, relations in meaning.items() if relations}
     steps = [node.name for node in walk(program) if isinstance(node, Relation) and node.name not in named]
     return len(meaning) - (len(steps) - len(unmatched(steps, list(meaning.values()))))

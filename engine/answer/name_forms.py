@@ -17,6 +17,7 @@ from lemminflect import getAllLemmas, getLemma
 from .degree import QUANTITY_SUPERLATIVES
 from .labels import Scored, keep_better
 from .mentions import Candidate
+from .words import ACRONYM_GLUE
 
 if TYPE_CHECKING:
     from .label_db import LabelDB
@@ -34,7 +35,6 @@ OPENING_WORDS_LEFT, MAX_OPENING_CHARS = 2, 30
 # after a title that ends in a full stop ("Prof. Ada Whitfield": "Ada"), from three letters on.
 _NAME_WORD = re.compile(r"[A-Z][\w.'-]*")
 _ACRONYM_WORD = re.compile(r"[A-Z][a-z]+")  # a capitalised word, itself no abbreviation
-_ACRONYM_GLUE = frozenset({"of", "the", "and"})
 FIRST, LAST = 0, -1  # which word of a name `parts` reads
 
 
@@ -61,15 +61,16 @@ class NameForms:
     def __init__(self, data: "LabelDB", stop: frozenset[str]):
         self._d, self._stop = data, stop
 
-    def parts(self, word: str) -> Scored:
-        """Entities whose name ends with this word ("spielberg": Steven Spielberg) or opens it ("alice": Alice
-        Novak), each where the word mostly does so among the labels holding it."""
+    def parts(self, word: str, ends_only: bool = False) -> Scored:
+        """Entities whose name ends with this word ("spielberg": Steven Spielberg) or, unless `ends_only` (a kind's
+        head noun: "lion" for African Lion), opens it ("alice": Alice Novak), each where the word mostly does so
+        among the labels holding it."""
         scored: Scored = {}
         if word in self._stop:
             return scored
         holding = self._d.postings(word) or ()  # the multi-word keys holding it
         for at, shortest in ((LAST, 4), (FIRST, 3)):
-            if len(word) < shortest:
+            if len(word) < shortest or (ends_only and at == FIRST):
                 continue
             keys = [key for key in holding if _may_name(key.split(), at, word)]
             if 2 * len(keys) < len(holding):  # it mostly ends (opens) names; not "north" ("North Bay", "X North")
@@ -147,7 +148,7 @@ def is_english_word(word: str) -> bool:
 def initials(surface: str) -> str | None:
     """The initials (folded) of a label of two to five capitalised words, glue words left out: "United
     States" -> "us"; None for any other label."""
-    words = [w for w in surface.replace("_", " ").split() if w.casefold() not in _ACRONYM_GLUE]
+    words = [w for w in surface.replace("_", " ").split() if w.casefold() not in ACRONYM_GLUE]
     if 2 <= len(words) <= 5 and all(_ACRONYM_WORD.fullmatch(w) for w in words):
         return "".join(w[0] for w in words).casefold()
     return None

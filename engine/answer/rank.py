@@ -35,7 +35,7 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
-from .meant import UNSPENT_WEIGHT, unspent_words
+from .meant import UNSPENT_WEIGHT, unspent_words, verb_words
 from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, unnamed_steps
 from .question import Question
 from .search import ProgramCandidate, Search
@@ -273,7 +273,7 @@ class Ranker:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         stand = stands_in(question, cand.program, self.schema)
         unnamed = unnamed_steps(cand.program, question.named_relations, frozenset().union(*meaning.values()))
-        unspent = unspent_words(cand.program, question.named_relations, meaning)
+        unspent = unspent_words(cand.program, question.named_relations, meaning, verb_words(question))
         detour = 0 if question.asks_same else detours(cand.program, question.named_relations)
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)

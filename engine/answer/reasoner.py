@@ -58,10 +58,8 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 78: 77's words only where they can be verbs, a compound of a spelling word spelt (the first run's rows
-# replayed). 77: a question word that means a finalist's relation and no step of this one costs it (meant.UNSPENT_WEIGHT).
-# 76: "nothing" denies the far end of the verb's relation. 75: "first" before a verb ranks nothing. 74 and before: see
-# git log.
+# version). 78: only verbs of 77's words, compounds of spelling words spelt. 77: an unused question word costs a
+# finalist (meant.UNSPENT_WEIGHT). 76: "nothing" denies the far end of the verb's relation. 75 and before: git log.
 REASONER_VERSION = 78
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists

@@ -190,6 +190,31 @@ def class_words(schema: Schema) -> dict[str, list[str]]:
     return {**_heads(schema, class_words), **class_words}
 
 
+def class_initials(schema: Schema, class_words: dict[str, list[str]]) -> dict[str, tuple[str]]:
+    """{initials: class name} for class labels of two to five words, glue words ("of", "the", "and") left out:
+    "member of parliament" -> "mp", which a question writes in capitals ("which MPs ..."; `QuestionTokens` reads
+    them). Initials two classes share, or that are already a class word, name none."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for info in schema.classes:
+        words = [w for w in normalise(info.label).split() if w not in ACRONYM_GLUE]
+        if 2 <= len(words) <= 5 and all(w.isalpha() for w in words):
+            found["".join(w[0] for w in words)].add(info.name)
+    return {key: (names.pop(),) for key, names in found.items() if len(names) == 1 and key not in class_words}
+
+
+def written_initials(surface: str) -> str:
+    """The initials a word in capitals writes, folded, a plural's "s" left out ("MPs" -> "mp"); "" for any other."""
+    found = _CAPITAL_INITIALS.fullmatch(surface)
+    return found[1].casefold() if found else ""
+
+
+_CAPITAL_INITIALS = re.compile(r"([A-Z]{2,5})s?")
+
+
+# Words an abbreviation leaves out: "United States of America" -> "USA", "member of parliament" -> "MP".
+ACRONYM_GLUE = frozenset({"of", "the", "and"})
+
+
 def _heads(schema: Schema, class_words: dict[str, list[str]]) -> dict[str, list[str]]:
     """The head noun of a compound class label, and its plural, where it names no other class and spells no
     relation: "which <head> is X in?" asks for a `<word> <head>` (a made-up KG found no class in it). English

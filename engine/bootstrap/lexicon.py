@@ -33,7 +33,7 @@ from engine.programs.to_sparql import iri
 from kg_adapters.base import RDFS_LABEL, KGError
 from kg_adapters.lexicon import RelationWords
 from kg_adapters.naming import local_name
-from kg_adapters.readable import object_noun, singular
+from kg_adapters.readable import object_noun, singular, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
 from .kinds import is_plain_noun, kinds_of
@@ -142,6 +142,9 @@ class End:
     texts: tuple[str, ...]  # the relation's readings toward this end, and this end's class label
     own: str  # this end's class label
     other: str | None  # the other end's class label, where it is another class
+    # the labels of the schema's other entity classes and their last words, as `_key`s: a word that names another
+    # class is that class's ("party" for the constituency a member represents, beside the class "Political Party")
+    taken: frozenset[str] = frozenset()
 
 
 def end(schema: Schema, rel: RelationInfo, toward_objects: bool) -> End:
@@ -151,16 +154,19 @@ def end(schema: Schema, rel: RelationInfo, toward_objects: bool) -> End:
     other = _class_label(schema, rel.domain if toward_objects else rel.range)
     reading = rel.label if toward_objects else rel.reverse_label
     texts = [reading, object_noun(rel.name) if toward_objects else "", own, rel.description]
+    ends = set(rel.range if toward_objects else rel.domain)
+    taken = frozenset(_key(text) for info in schema.classes if not info.is_literal and info.name not in ends
+                      for text in (info.label, info.label.split()[-1] if info.label.split() else ""))
     return End(tuple(t.lower() for t in dict.fromkeys(texts) if t and t != "thing"), own.lower(),
-               other.lower() if own and other != own and other != "thing" else None)
+               other.lower() if own and other != own and other != "thing" else None, taken - {""})
 
 
 def kept(words: list[str], at: End, embedder: Embedding, known: frozenset[str],
          min_cosine: float = MIN_COSINE) -> list[str]:
     """The proposals that add a word (`known`: the schema's labels, which name their own) and lie near the
     relation, not far nearer the other end's class than this one's: a small model often gives one end's words
-    for the other ("teacher" for what a teacher teaches)."""
-    words = [w for w in words if w not in known]
+    for the other ("teacher" for what a teacher teaches), and naming no other class of the schema."""
+    words = [w for w in words if w not in known and _key(w) not in at.taken]
     if not words or not at.texts:
         return []
     w = _unit(embedder.encode(words))
@@ -248,8 +254,12 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
         if _literal(schema, rel):
             continue
         given = words.get(rel.name, RelationWords((), ()))
+        # the noun of a "<noun> of" name calls the subjects (`subject_role`: a member of a party is the member)
+        role = subject_role(rel.name)
+        forward = [*given.words] if role else [object_noun(rel.name), *given.words]
+        backward = [*given.reverse_words, *([role] if role else [])]
         ends = []
-        for toward_objects, nouns in ((True, [object_noun(rel.name), *given.words]), (False, given.reverse_words)):
+        for toward_objects, nouns in ((True, forward), (False, backward)):
             nouns = [n for n in nouns if n.lower() not in _class_nouns(schema, rel, toward_objects)]
             at = end(schema, rel, toward_objects)
             found = kinds_of(nouns, _reading(schema, rel, toward_objects), embedder)
