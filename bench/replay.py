@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Sequence
 
 from bench.kgs import SPECS, half
-from engine.answer.meant import RelationMeanings, unspent_words, verb_words
+from engine.answer.meant import RelationMeanings, unspent_words
 from engine.answer.named import unnamed_steps
 from engine.answer.question import _SAME, QuestionReader
 from engine.answer.walk_back import walks_back
@@ -101,11 +101,11 @@ def mark(rows: Sequence[dict]) -> None:
             for row in (r for r in todo if r["kg"] == kg):
                 question = reader.read(row["question"])
                 programs = [parse(p) for p in row["alternatives"]]
-                meaning = meanings.by_word(question, (r.name for node in programs for r in relations(node)))
+                meaning = meanings.of(question, (r.name for node in programs for r in relations(node)))
                 for node, scores in zip(programs, row["alternative_scores"]):
                     scores.setdefault("stands_in", stands_in(question, node, session.schema))
                     scores.setdefault("unnamed", unnamed_steps(node, question.named_relations))
-                    scores["unspent"] = unspent_words(node, question.named_relations, meaning, verb_words(question))
+                    scores["unspent"] = unspent_words(node, question.named_relations, meaning)
         finally:
             session.close()
 

@@ -392,6 +392,11 @@ c:research a c:Team ; rdfs:label "Research Team" .
 """
 
 
+def small_index(small_kg, tmp_path: Path, name: str, text: str) -> LabelIndex:
+    """The label index of a KG written inline (conftest's `small_kg`)."""
+    kg = small_kg(name, text)
+    return LabelIndex.build(kg.store, kg.schema, tmp_path)
+
 @pytest.mark.parametrize("question, mention, label", [
     ("who manages Alice?", "Alice", "Alice Novak"),  # a first name
     ("who reports to Omar?", "Omar", "Dr. Omar Haddad"),  # the first name after a title
@@ -399,8 +404,7 @@ c:research a c:Team ; rdfs:label "Research Team" .
 ])
 def test_a_first_name_names_the_person(small_kg, tmp_path: Path, question: str, mention: str, label: str) -> None:
     """Issue 27: people at work name colleagues by their first name; the KG labels them in full."""
-    kg = small_kg("company.ttl", COMPANY_TTL)
-    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    index = small_index(small_kg, tmp_path, "company.ttl", COMPANY_TTL)
     assert top(index.link(question), mention).label == label
 
 
@@ -424,8 +428,7 @@ p:env rdfs:label "Minister for the Environment" ; p:heldBy p:hal .
 ])
 def test_a_class_is_named_by_the_initials_of_its_label(small_kg, tmp_path: Path, question: str,
                                                        classes: list[str]) -> None:
-    kg = small_kg("parliament.ttl", PARLIAMENT_TTL)
-    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    index = small_index(small_kg, tmp_path, "parliament.ttl", PARLIAMENT_TTL)
     assert list(index.link(question).classes) == classes
 
 
@@ -447,8 +450,7 @@ def test_a_head_of_noun_name_is_said_turned_about(key: str, turned: str | None) 
     ("who is the environment minister?", "Minister for the Environment"),
 ])
 def test_a_name_turned_about_names_the_entity(small_kg, tmp_path: Path, question: str, label: str) -> None:
-    kg = small_kg("parliament.ttl", PARLIAMENT_TTL)
-    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    index = small_index(small_kg, tmp_path, "parliament.ttl", PARLIAMENT_TTL)
     assert entity_labels(index.link(question)) == [label]
 
 
@@ -473,15 +475,13 @@ z:asia rdfs:label "Asia" .
 ])
 def test_a_plural_common_noun_names_the_kinds_it_ends(small_kg, tmp_path: Path, question: str,
                                                       labels: list[str]) -> None:
-    kg = small_kg("zoo.ttl", ZOO_TTL)
-    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    index = small_index(small_kg, tmp_path, "zoo.ttl", ZOO_TTL)
     assert entity_labels(index.link(question)) == labels
 
 
 def test_a_word_that_mostly_closes_names_is_no_first_name(small_kg, tmp_path: Path) -> None:
     """"Team" opens no name here (it closes two), and "Dr." alone is a title, not a name."""
-    kg = small_kg("company.ttl", COMPANY_TTL)
-    index = LabelIndex.build(kg.store, kg.schema, tmp_path)
+    index = small_index(small_kg, tmp_path, "company.ttl", COMPANY_TTL)
     assert index.forms.parts("team") == {}
     assert index.forms.parts("dr") == {}
     assert len(index.forms.parts("alice")) == 1 and len(index.forms.parts("novak")) == 1

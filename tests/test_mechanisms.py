@@ -11,7 +11,7 @@ import pytest
 
 from engine.answer.candidates import Enumerator
 from engine.answer.linker import LabelIndex
-from engine.answer.meant import RelationMeanings, content_words, unspent_words, verb_words
+from engine.answer.meant import Meaning, RelationMeanings, content_words, unspent_words, verb_words
 from engine.answer.named import Spelling, unnamed_steps
 from engine.answer.question import QuestionReader
 from engine.answer.reasoner import Reasoner
@@ -173,12 +173,11 @@ def test_a_question_word_no_step_means_is_counted(company) -> None:
     which means `salary`, unused."""
     kg, index, embedder, _ = company
     read = QuestionReader(kg.schema, index).read("how much does Bruno earn?")
-    meaning = RelationMeanings(kg.schema, embedder).by_word(read, ["salary", "hired"])
-    assert meaning == {"earn": frozenset({"salary"})}
-    verbs = verb_words(read)
-    assert verbs == {"earn"}
-    assert unspent_words(parse('(JOIN (R salary) "Bruno Costa")'), read.named_relations, meaning, verbs) == 0
-    assert unspent_words(parse('(JOIN (R hired) "Bruno Costa")'), read.named_relations, meaning, verbs) == 1
+    meaning = RelationMeanings(kg.schema, embedder).of(read, ["salary", "hired"])
+    assert meaning.by_word == {"earn": frozenset({"salary"})}
+    assert meaning.verbs == {"earn"}
+    assert unspent_words(parse('(JOIN (R salary) "Bruno Costa")'), read.named_relations, meaning) == 0
+    assert unspent_words(parse('(JOIN (R hired) "Bruno Costa")'), read.named_relations, meaning) == 1
 
 
 @pytest.mark.parametrize("question, verbs", [
@@ -216,7 +215,7 @@ def test_each_step_stands_for_one_word_and_a_spelt_step_for_its_spelling(program
     named = {"country": Spelling(by_verb=frozenset(), by_noun=frozenset({"country"})),
              "written_by": Spelling(by_verb=frozenset(), by_noun=frozenset({"writer"}))}
     verbs = frozenset(meaning) - {"carriers"}  # as verb_words reads them in the questions above
-    assert unspent_words(parse(program), named, meaning, verbs) == unspent
+    assert unspent_words(parse(program), named, Meaning(meaning, verbs=verbs)) == unspent
 
 
 # ------------------------------------------------------------------ 2. a superlative a relation spells

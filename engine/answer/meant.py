@@ -10,6 +10,7 @@ topic. The final re-rank makes a step over a relation neither spelt nor meant pa
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from engine.programs.matching import unmatched
@@ -84,7 +85,12 @@ class RelationMeanings:
 
     def meant(self, question: Question, relations: Iterable[str]) -> frozenset[str]:
         """Those of `relations` that some content word of the question lies within MEANT_COSINE of."""
-        return frozenset().union(*self.by_word(question, relations).values())
+        return self.of(question, relations).relations
+
+    def of(self, question: Question, relations: Iterable[str]) -> Meaning:
+        """What the question's words mean among `relations` (the finalists'), read once for every finalist."""
+        by_word = self.by_word(question, relations)
+        return Meaning(by_word, frozenset().union(*by_word.values()), verb_words(question))
 
     def by_word(self, question: Question, relations: Iterable[str]) -> dict[str, frozenset[str]]:
         """Per content word of the question, those of `relations` it lies within MEANT_COSINE of."""
@@ -99,19 +105,27 @@ class RelationMeanings:
                 for i, word in enumerate(words)}
 
 
-def unspent_words(program: Program, named: dict[str, Spelling], by_word: dict[str, frozenset[str]],
-                  verbs: frozenset[str]) -> int:
-    """How many of the question's verbs (`verbs`, `verb_words`) that mean a relation of some finalist (`by_word`) and
-    spell none the program leaves without a step to mean: "the largest city in a country that borders France" read as the largest city of
-    France leaves "borders" (`neighbour`) unused. A step some question word spells is that word's (the class word
-    "country" spells `country`), so it means no other word; of the rest each step stands for one word at most, and
-    a word meaning only relations some question word spells is spelt already."""
+@dataclass(frozen=True)
+class Meaning:
+    """What a question's own words mean among the finalists' relations (`RelationMeanings.of`)."""
+
+    by_word: dict[str, frozenset[str]] = field(default_factory=dict)  # content word -> the relations it means
+    relations: frozenset[str] = frozenset()  # the relations some word means (no step over them is unnamed)
+    verbs: frozenset[str] = frozenset()  # the words that stand as verbs (`verb_words`)
+
+
+def unspent_words(program: Program, named: dict[str, Spelling], meaning: Meaning) -> int:
+    """How many of the question's verbs that mean a relation of some finalist and spell none the program leaves
+    without a step to mean: "the largest city in a country that borders France" read as the largest city of France
+    leaves "borders" (`neighbour`) unused. A step some question word spells is that word's (the class word "country"
+    spells `country`), so it means no other word; of the rest each step stands for one word at most, and a word
+    meaning only relations some question word spells is spelt already."""
     spelling = {word for spelt in named.values() for word in spelt.words}
-    meaning = {word: relations - named.keys() for word, relations in by_word.items()
-               if word in verbs and not _spells(word, spelling)}
-    meaning = {word: relations for word, relations in meaning.items() if relations}
+    open_verbs = [relations - named.keys() for word, relations in meaning.by_word.items()
+                  if word in meaning.verbs and not _spells(word, spelling)]
+    open_verbs = [relations for relations in open_verbs if relations]
     steps = [node.name for node in walk(program) if isinstance(node, Relation) and node.name not in named]
-    return len(meaning) - (len(steps) - len(unmatched(steps, list(meaning.values()))))
+    return len(open_verbs) - (len(steps) - len(unmatched(steps, open_verbs)))
 
 
 def _may_be_verb(word: str) -> bool:

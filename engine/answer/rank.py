@@ -35,7 +35,7 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
-from .meant import UNSPENT_WEIGHT, unspent_words, verb_words
+from .meant import UNSPENT_WEIGHT, Meaning, unspent_words
 from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, unnamed_steps
 from .question import Question
 from .search import ProgramCandidate, Search
@@ -108,7 +108,7 @@ class Alternative:
     stands_in: bool = False  # walks through a stand-in for a name the question gives (STAND_IN_WEIGHT)
     unnamed: int = 0  # steps over relations no word of the question spells or means (UNNAMED_WEIGHT each)
     detours: int = 0  # round trips below the last step that the question does not ask for (DETOUR_WEIGHT each)
-    unspent: int = 0  # question words that mean a finalist's relation and that no step of it means (UNSPENT_WEIGHT)
+    unspent: int = 0  # question verbs that mean a finalist's relation and that no step of it means (UNSPENT_WEIGHT)
 
 
 class Ranker:
@@ -242,10 +242,9 @@ class Ranker:
 
     # ------------------------------------------------------------------ re-rank
     def rerank(self, question: Question, exemplars: list[CorpusRecord], finalists: list[ProgramCandidate],
-               meaning: dict[str, frozenset[str]] | None = None) -> list[tuple[ProgramCandidate, Alternative]]:
-        """The finalists best first, with their scores; `meaning`: per content word of the question, the finalists'
-        relations it means (engine.answer.meant.RelationMeanings.by_word)."""
-        meaning = meaning or {}
+               meaning: Meaning = Meaning()) -> list[tuple[ProgramCandidate, Alternative]]:
+        """The finalists best first, with their scores; `meaning`: what the question's words mean among the
+        finalists' relations (engine.answer.meant.RelationMeanings.of)."""
         asked = [fits_asked(question, c) for c in finalists]
         inverse: list[float | None] = [None] * len(finalists)
         if self.config.inverse_consistency:
@@ -269,11 +268,11 @@ class Ranker:
         return ranked
 
     def _alternative(self, question: Question, cand: ProgramCandidate, inv: float | None, fits: bool,
-                     alpha: float, meaning: dict[str, frozenset[str]]) -> Alternative:
+                     alpha: float, meaning: Meaning) -> Alternative:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         stand = stands_in(question, cand.program, self.schema)
-        unnamed = unnamed_steps(cand.program, question.named_relations, frozenset().union(*meaning.values()))
-        unspent = unspent_words(cand.program, question.named_relations, meaning, verb_words(question))
+        unnamed = unnamed_steps(cand.program, question.named_relations, meaning.relations)
+        unspent = unspent_words(cand.program, question.named_relations, meaning)
         detour = 0 if question.asks_same else detours(cand.program, question.named_relations)
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)

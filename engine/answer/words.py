@@ -191,9 +191,9 @@ def class_words(schema: Schema) -> dict[str, list[str]]:
 
 
 def class_initials(schema: Schema, class_words: dict[str, list[str]]) -> dict[str, tuple[str]]:
-    """{initials: class name} for class labels of two to five words, glue words ("of", "the", "and") left out:
-    "member of parliament" -> "mp", which a question writes in capitals ("which MPs ..."; `QuestionTokens` reads
-    them). Initials two classes share, or that are already a class word, name none."""
+    """{initials: (class name,)} for class labels of two to five words, glue words ("of", "the", "and") left out:
+    "member of parliament" -> "mp", which a question writes in capitals ("which MPs ...": `written_initials`).
+    Initials two classes share, or that are already a class word, name none."""
     found: dict[str, set[str]] = defaultdict(set)
     for info in schema.classes:
         words = [w for w in normalise(info.label).split() if w not in ACRONYM_GLUE]
