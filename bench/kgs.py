@@ -53,6 +53,7 @@ from bench.report import append_section
 from engine.answer.metrics import answer_set, score
 from engine.answer.reasoner import REASONER_VERSION, QuestionResult
 from engine.bootstrap import Progress, bootstrap
+from engine.bootstrap.build import LEGACY_PARAMETERS, exploration_parameters
 from engine.bootstrap.corpus import Corpus
 from engine.config import REASONING_FIELDS, ScoutConfig, add_config_flags, given_settings
 from engine.programs.sexpr import entities, parse, to_text
@@ -371,6 +372,12 @@ def complete(folder: Path) -> bool:
     return corpus.exists() and bool(corpus.manifest().counts.get("complete"))
 
 
+def built_as(folder: Path, config: ScoutConfig) -> bool:
+    """Whether the corpus was explored and written with these settings: one written by an older default
+    question generator must not stand for the one the app writes now."""
+    return {**LEGACY_PARAMETERS, **Corpus(folder).manifest().parameters} == exploration_parameters(config)
+
+
 def describe(folder: Path) -> str:
     manifest = Corpus(folder).manifest()
     return f"{manifest.counts.get('records', '?')} records, budget {manifest.parameters.get('budget')}"
@@ -382,6 +389,9 @@ def ensure_corpus(scout: Scout, spec: KGSpec, root: Path) -> CorpusNote:
         return CorpusNote(None, "the shipped assets/geography-corpus")
     config = scout.config
     folder = root / f"{spec.corpus_of or spec.name}-b{config.budget}-s{config.seed}"
+    if Corpus(folder).exists() and not built_as(folder, config):
+        raise SystemExit(f"{folder} was built with other settings ({Corpus(folder).manifest().parameters}); "
+                         "pass another --cache-root to build one with these")
     if complete(folder):
         return CorpusNote(folder, f"reused: {describe(folder)}")
     print(f"bootstrapping {spec.name} (budget {config.budget}, seed {config.seed}) into {folder}", flush=True)

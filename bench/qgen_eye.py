@@ -268,7 +268,8 @@ def main() -> None:
         folder = corpus_folder(kg, args.cache_root, args.budget, args.corpus_seed)
         sample = draw(Corpus(folder).records(), args.n, args.seed)
         kg_obj = KnowledgeGraph.open(SPECS[kg].kg, ScoutConfig())
-        readings = [verbalize(parse(r.program), kg_obj.schema) for r in sample]
+        fluent = Corpus(folder).manifest().parameters.get("qgen_readable", False)  # what its prompts showed
+        readings = [verbalize(parse(r.program), kg_obj.schema, fluent=fluent) for r in sample]
         command = (f"python -m bench.qgen_eye draw --kgs {kg} --n {args.n} --seed {args.seed}"
                    + (f" --cache-root {args.cache_root} --budget {args.budget}" if args.cache_root != DEFAULT_CACHE_ROOT else "")
                    + (f" --tag {args.tag}" if args.tag else ""))

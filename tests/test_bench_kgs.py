@@ -255,3 +255,21 @@ def test_the_report_section_has_the_kg_table(tmp_path: Path, monkeypatch: pytest
     # the three-column form the other scripts use is unchanged
     bench.report.append_section("old", [("a", "b", "c")])
     assert "| what | measured | target |\n|---|---|---|\n| a | b | c |\n" in (tmp_path / "BENCHMARKS.md").read_text()
+
+
+def test_a_corpus_written_with_other_settings_is_not_reused(tmp_path: Path) -> None:
+    """A benchmark corpus of the older default question writer must not stand for the one the app writes now: the
+    manifest records whether questions were readable, and one built before it recorded that was not."""
+    from bench.kgs import built_as
+    from engine.bootstrap.build import exploration_parameters
+    from engine.bootstrap.corpus import Corpus, Manifest
+
+    config = ScoutConfig()
+    folder = tmp_path / "kg-b150-s0"
+    Corpus(folder).write_manifest(Manifest("fp", "kg.nt", config.model, exploration_parameters(config)))
+    assert built_as(folder, config)
+    assert not built_as(folder, config.replace(qgen_readable=not config.qgen_readable))
+    older = {k: v for k, v in exploration_parameters(config).items() if k != "qgen_readable"}
+    Corpus(folder).write_manifest(Manifest("fp", "kg.nt", config.model, older))
+    assert built_as(folder, config.replace(qgen_readable=False))
+    assert not built_as(folder, config.replace(qgen_readable=True))

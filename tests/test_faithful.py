@@ -61,6 +61,9 @@ CASES = [
     ('(JOIN (R has_genre) (JOIN directed_by "Ridley Scott"))', "which genres do ridley scott's movies belong to?", []),
     # "who" asks for people: not for what the schema calls things
     ('(JOIN (R has_genre) "Alien")', "who is the genre of alien?", ["'who' for things"]),
+    # a possessive makes the named thing the owner of one of its own kind: another thing is asked about
+    ('(JOIN (R has_genre) "Alien")', "what genre is alien's movie?", ["a name made the owner of its own kind"]),
+    ('(JOIN (R has_genre) "Alien")', "what is alien's genre?", []),
     # names and values
     ('(JOIN (R directed_by) "Blade Runner")', "who directed the movie?", ["entity Blade Runner"]),
     ('(JOIN release_year 1982)', "which movies came out in 1983?", ["value 1982"]),

@@ -167,6 +167,10 @@ def test_a_fluent_reading_of_the_university_kg(small_kg) -> None:
     assert read('(JOIN enrolled_in (JOIN offered_by "History"))') == \
         "students whose course is among courses offered by History"
     assert verbalize(parse('(JOIN (R teaches) "Ada Park")'), kg.schema) == "the teaches of the professor Ada Park"
+    # a total of a bare "number" must not read as a count ("the total number of students ..."; worldcup's
+    # `wears_number`, bench/qgen_eye_worldcup_v78.md)
+    assert read('(SUM (JOIN hometown "Bergen") wears_number)') == \
+        "the total of the numbers of students whose hometown is Bergen"
 
 
 UNIVERSITY = """@prefix : <http://example.org/uni/> .
@@ -182,7 +186,8 @@ UNIVERSITY = """@prefix : <http://example.org/uni/> .
 :teaches rdfs:domain :Professor ; rdfs:range :Course ; rdfs:label "teaches" .
 :offered_by rdfs:domain :Course ; rdfs:range :Department ; rdfs:label "offered by" .
 :housed_in rdfs:domain :Department ; rdfs:range :Building ; rdfs:label "housed in" .
-:noah a :Student ; rdfs:label "Noah Osei" ; :enrolled_in :db ; :hometown :bergen .
+:wears_number rdfs:domain :Student ; rdfs:label "wears number" .
+:noah a :Student ; rdfs:label "Noah Osei" ; :enrolled_in :db ; :hometown :bergen ; :wears_number 7 .
 :mia a :Student ; rdfs:label "Mia Berg" ; :enrolled_in :med ; :hometown :bergen .
 :ada a :Professor ; rdfs:label "Ada Park" ; :teaches :db .
 :db a :Course ; rdfs:label "Databases" ; :offered_by :cs .

@@ -77,12 +77,13 @@ def exploration_parameters(config: ScoutConfig) -> dict:
         "join_back_p": config.join_back_p,
         "qgen_beams": config.qgen_beams,
         "qgen_context": config.qgen_context,
+        "qgen_readable": config.qgen_readable,
     }
 
 
 # Settings added after corpora were built with them fixed: the value that reproduces how such a corpus was
 # built, so that it can still be resumed with the same settings.
-LEGACY_PARAMETERS = {"qgen_context": -1}
+LEGACY_PARAMETERS = {"qgen_context": -1, "qgen_readable": False}
 
 
 def prepare_schema(kg: KnowledgeGraph, corpus: Corpus, load_llm: Callable[[], QuestionModel],

@@ -23,7 +23,9 @@ student X", not "the enrolled of"), and a candidate must say every step of its p
 each entity, relation walked and operator has words, and it has a main verb) before inverse consistency may choose
 it; where none does, the question is the reading put plainly as a question, clumsy but true. By eye it writes far
 better questions (bench/qgen_eye_<kg>_fast3.md), but its corpora cost check F1 on 7 of 8 dev KG-and-seed pairs
-(BENCHMARKS.md, "Readable questions at v40 ..."), so it is not the default.
+(BENCHMARKS.md, "Readable questions at v40 ..."), so it is not the default. At reasoner v78 its corpora hold or
+gain check F1 on four of the five bootstrapped dev KGs and lose one WorldCup question (BENCHMARKS.md, "Readable
+questions at reasoner v78 ..."): still off, by the rule that no KG's check F1 may fall.
 
 The few-shot examples are about a made-up library KG, so nothing about the user's
 KG or any benchmark leaks in: generation stays zero-shot.

@@ -134,7 +134,10 @@ class _Reader:
         return f"is {self.read(node.member)} among {self.read(node.arg)}?"
 
     def _aggregate(self, node: Aggregate) -> str:
-        return f"the {_AGGREGATE[node.op]} {self._path_noun(node.path)} of {self._counted(node.arg)}"
+        noun = self._path_noun(node.path)
+        if self.fluent and noun == "number":  # "the total number of players" would read as a count
+            return f"the {_AGGREGATE[node.op]} of the numbers of {self._counted(node.arg)}"
+        return f"the {_AGGREGATE[node.op]} {noun} of {self._counted(node.arg)}"
 
     def _counted(self, node: Node) -> str:
         """What COUNT counts, in the plural: "directors of the movie Alien", not "the director of ..."."""
