@@ -99,8 +99,9 @@ class ScoutConfig:
     # halves, one to three of university's 11 (BENCHMARKS.md, "Readable questions at v40 ..."); at 3 beams and
     # context 1 on 4 of 6 (university and WorldCup at both seeds; BENCHMARKS.md, "... default speed settings ...").
     # At reasoner v78 (2 beams, no context) university and PQL hold, MetaQA +1.1 and PQL-3H +3.1 check, WorldCup -1.0
-    # (one of 99): still off by issue 27's rule; by eye 33-37 of 40 on the five bootstrapped KGs (BENCHMARKS.md,
-    # "Readable questions at reasoner v78 ...").
+    # (one of 99); at exploration seed 1 WorldCup +1.7, MetaQA +0.7, university -13.6 (one or two of 11): still off
+    # by issue 27's rule; by eye 34-37 of 40 on the five bootstrapped KGs (BENCHMARKS.md, "Readable questions at
+    # reasoner v78 ...").
     qgen_readable: bool = field(default=False, metadata={"help": "fluent readings, and keep only questions that say "
                                                         "every step (else the reading as a question)"})
     # --- reasoning (method.md step 3)

@@ -211,6 +211,11 @@ def reading_noun(relation: str, range_label: str | None = None) -> str:
     ranged = range_label if range_label and is_noun(range_label.split()[-1]) else None
     if not ws:
         return noun
+    if len(ws) >= 2 and ws[-1] == "by" and not is_noun(noun.split()[-1]) and (doer := _doer(ws[-2])):
+        # film_art_direction_by: "directioner" is no word and "director" alone loses the kind of direction
+        owners = {w.lower() for segment in segments[:-1] for w in words(segment)}
+        kind = [ws[-3]] if len(ws) >= 3 and is_noun(ws[-3]) and ws[-3] not in owners else []
+        return " ".join(kind + [doer])
     if len(ws) >= 2 and ws[-1] in _PREPOSITIONS and ws[-1] != "by" and ranged:
         return ranged  # member_of, enrolled_in: the objects are what the subject is in or of
     if len(ws) >= 3 and is_noun(ws[0]) and ws[1] == "of" and is_noun(ws[2]) and ws[2] not in _DETERMINERS:
@@ -225,6 +230,16 @@ def reading_noun(relation: str, range_label: str | None = None) -> str:
         return ranged  # teaches -> course, offered_by's "offerer" -> department
     verbs = getAllLemmas(last).get("VERB", ())
     return verbs[0] if len(noun.split()) == 1 and verbs and is_noun(verbs[0]) else noun  # is_aged -> age
+
+
+def _doer(action: str) -> str | None:
+    """The agent noun of an action noun's verb: direction -> director, production -> producer, narration ->
+    narrator; None where the noun comes from no verb lemminflect knows."""
+    if not action.endswith("ion"):
+        return None
+    stems = ([action[:-5] + "e"] if action.endswith("tion") else []) + [action[:-3] + "e", action[:-3]]
+    verb = next((v for v in stems if v in getAllLemmas(v).get("VERB", ())), None)
+    return agent_noun(verb) if verb else None
 
 
 def plural(word: str) -> str:

@@ -150,6 +150,7 @@ def test_a_where_asks_for_what_wordnet_puts_under_location(label: str, place: bo
     ("people__marriage_union_type__unions_of_this_type", None, "union"),
     ("plays_in_club", "club", "club"),  # object_noun's word where it is a noun
     ("directed_by", "person", "director"),
+    ("film__film__film_art_direction_by", None, "art director"),  # not "directioner"
 ])
 def test_readings_say_a_noun_a_question_would_use(name: str, range_label: str | None, noun: str) -> None:
     assert reading_noun(name, range_label) == noun
@@ -171,6 +172,10 @@ def test_a_fluent_reading_of_the_university_kg(small_kg) -> None:
     # `wears_number`, bench/qgen_eye_worldcup_v78.md)
     assert read('(SUM (JOIN hometown "Bergen") wears_number)') == \
         "the total of the numbers of students whose hometown is Bergen"
+    # "X part_of Y" says X is a part of Y; with no class noun for Y, "the part of X" would turn it about (PQL-3H's
+    # second_level_division_of, bench/qgen_eye_pathquestion-large-3h_v78.md)
+    assert read('(JOIN (R part_of) "History")') == "the thing that the department History is a part of"
+    assert read('(JOIN part_of "Humanities")') == "departments that are parts of Humanities"
 
 
 UNIVERSITY = """@prefix : <http://example.org/uni/> .
@@ -187,13 +192,15 @@ UNIVERSITY = """@prefix : <http://example.org/uni/> .
 :offered_by rdfs:domain :Course ; rdfs:range :Department ; rdfs:label "offered by" .
 :housed_in rdfs:domain :Department ; rdfs:range :Building ; rdfs:label "housed in" .
 :wears_number rdfs:domain :Student ; rdfs:label "wears number" .
+:part_of rdfs:domain :Department ; rdfs:label "part of" .
 :noah a :Student ; rdfs:label "Noah Osei" ; :enrolled_in :db ; :hometown :bergen ; :wears_number 7 .
 :mia a :Student ; rdfs:label "Mia Berg" ; :enrolled_in :med ; :hometown :bergen .
 :ada a :Professor ; rdfs:label "Ada Park" ; :teaches :db .
 :db a :Course ; rdfs:label "Databases" ; :offered_by :cs .
 :med a :Course ; rdfs:label "Medieval Europe" ; :offered_by :hist .
 :cs a :Department ; rdfs:label "Computer Science" ; :housed_in :gibbon .
-:hist a :Department ; rdfs:label "History" ; :housed_in :darwin .
+:hist a :Department ; rdfs:label "History" ; :housed_in :darwin ; :part_of :hum .
+:hum rdfs:label "Humanities" .
 :gibbon a :Building ; rdfs:label "Gibbon House" .
 :darwin a :Building ; rdfs:label "Darwin Wing" .
 :bergen a :Town ; rdfs:label "Bergen" .

@@ -11,7 +11,7 @@ area of ..." (SUM), "the countries with the most neighbours" (a superlative over
 
 from __future__ import annotations
 
-from kg_adapters.readable import object_noun, reading_noun, relation_label
+from kg_adapters.readable import object_noun, reading_noun, relation_label, subject_role
 from kg_adapters.schema import Schema
 
 from .sexpr import (
@@ -153,6 +153,11 @@ class _Reader:
         target = self.read(node.arg)
         rel = node.relation
         if isinstance(rel, Reverse):
+            role = self._role_only(rel.relation)
+            if role and isinstance(node.arg, Entity):  # "the second level division of X" would turn it about
+                return f"the thing that the {self._domain_label(rel.relation)} {target} is a {role} of"
+            if role:
+                return f"the thing that {target} is a {role} of"
             if isinstance(node.arg, Entity) and not (self.sure and self._domains(rel.relation) > 1):
                 # "the genre of the movie Fled": says what Fled is
                 return f"the {self._noun(rel.relation)} of the {self._domain_label(rel.relation)} {target}"
@@ -168,6 +173,8 @@ class _Reader:
             return f"{subjects} with the same {self._noun(rel)} as {other}"
         if len(words) >= 2 and words[-1] == "by":
             return f"{subjects} {' '.join(words)} {target}"
+        if role := self._role_only(rel):  # not "divisions whose second level division is Brazil"
+            return f"{subjects} that are {_plural(role)} of {target}"
         if self.fluent and _a_set(node.arg):
             return f"{subjects} whose {self._noun(rel)} is among {target}"  # not "whose club is clubs whose ..."
         return f"{subjects} whose {self._noun(rel)} is {target}"
@@ -202,6 +209,16 @@ class _Reader:
         cls = self.schema.class_(info.range[0]) if info and info.range else None
         label = cls.label.replace("_", " ").lower() if cls and not cls.is_literal and not cls.provisional else None
         return reading_noun(info.iri if info else rel.name, label)
+
+    def _role_only(self, rel: Relation) -> str | None:
+        """In a fluent reading, the noun of a "<noun> of" name (X second_level_division_of Y: X is a division of Y)
+        where the objects have no class noun to stand for it: then "the <noun> of X" names the subjects, and the
+        reading must say what X is a <noun> of."""
+        if not self.fluent:
+            return None
+        info = self.schema.relation(rel.name)
+        role = subject_role(info.iri if info else rel.name)
+        return role if role and self._noun(rel) == role else None
 
     def _subjects(self, rel: Node) -> str:
         """The plural of the relation's domain: "movies", "countries"."""
