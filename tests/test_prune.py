@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from engine.answer.prune import Pruner
 from engine.answer.search import ProgramCandidate, Search
 from engine.programs.kg import KnowledgeGraph
@@ -38,20 +36,3 @@ def test_a_ranking_that_ties_most_of_its_set_ranks_nothing(geo: KnowledgeGraph, 
     assert pruner._execute(search, europe)
     most = _candidate(geo, '(ARGMAX (JOIN continent "Europe") (COUNT currency))', frozenset({"Country"}), parent=europe)
     assert not pruner._execute(search, most)
-
-
-def test_a_candidate_on_more_of_the_questions_names_is_kept_first() -> None:
-    """ "the England players at club Everton": the AND of both names' sets reads no nearer the question than either
-    set alone, so the pruner's order steps it up for the second name; one name or none is not stepped up."""
-    from engine.answer.prune import MORE_NAMES_KEPT, kept_first
-
-    def cand(text: str, anchors: frozenset[int], similarity: float) -> ProgramCandidate:
-        c = ProgramCandidate(parse(text), text, anchors, None)
-        c.similarity = similarity
-        return c
-
-    club = cand('(JOIN plays_in_club "Everton_FC")', frozenset({1}), 0.85)
-    both = cand('(AND (JOIN plays_for_country "England") (JOIN plays_in_club "Everton_FC"))', frozenset({0, 1}), 0.8)
-    ranking = cand("(ARGMAX Player is_aged)", frozenset(), 0.85)
-    assert kept_first(both) > kept_first(club) == kept_first(ranking)
-    assert kept_first(both) - both.similarity == pytest.approx(MORE_NAMES_KEPT)

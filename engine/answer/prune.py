@@ -48,17 +48,6 @@ log = logging.getLogger(__name__)
 CUE_FITTING_KEPT = 3
 
 
-# Each question name a candidate is built on beyond its first, in the pruner's order: an AND of two names' sets
-# ("the England players at club Everton") reads no nearer the question than either set alone, and fell below
-# prune_k, so the search never scored it (a WorldCup row, BENCHMARKS.md session 49).
-MORE_NAMES_KEPT = 0.1
-
-
-def kept_first(cand: ProgramCandidate) -> float:
-    """The pruner's order: relevance, and a step up for each further name of the question the candidate uses."""
-    return relevance(cand) + MORE_NAMES_KEPT * max(0, len(cand.anchors) - 1)
-
-
 class Pruner:
     def __init__(self, schema: Schema, executor: Executor, embedder: TextEmbedder, config: ScoutConfig,
                  usual: UsualTies | None = None):
@@ -83,7 +72,7 @@ class Pruner:
                 cand.named = share(question.named_relations, cand.program, own)
                 cand.unusual = self.usual.unusual(cand.program, question.named_relations.keys())
         if self.config.prune:
-            fresh.sort(key=lambda c: -kept_first(c))  # stable: equals keep build order
+            fresh.sort(key=lambda c: -relevance(c))  # stable: equals keep build order
         limit = self.config.prune_k if self.config.prune else len(fresh)
         tried: set[int] = set()
         kept = self._first_with_answers(search, fresh, limit, tried)

@@ -58,10 +58,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 79: the pruner keeps first a candidate built on more of the question's names (prune.kept_first).
-# 78: only verbs of 77's words, compounds of spelling words spelt. 77: an unused question word costs a
+# version). 78: only verbs of 77's words, compounds of spelling words spelt. 77: an unused question word costs a
 # finalist (meant.UNSPENT_WEIGHT). 76: "nothing" denies the far end of the verb's relation. 75 and before: git log.
-REASONER_VERSION = 79
+REASONER_VERSION = 78
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
