@@ -300,7 +300,7 @@ def _possessor_of_its_own_kind(program: Program, text: str, schema: Schema) -> b
         kinds = {head[-1] for c in (info.domain if back else info.range) if schema.class_(c)
                  and (head := head_phrase(schema.class_(c).label))}
         last = re.findall(r"[a-z0-9]+", node.arg.ref.lower())[-1:]
-        owned = re.findall(rf"\b{re.escape(last[0])}(?:'s|\u2019s|s')\s+([a-z]+)", text) if last else []
+        owned = re.findall(rf"\b{re.escape(last[0])}(?:'s|\u2019s|'|\u2019)\s+([a-z]+)", text) if last else []
         if any(singular(word) in kinds for word in owned):
             return True
     return False

@@ -153,11 +153,9 @@ class _Reader:
         target = self.read(node.arg)
         rel = node.relation
         if isinstance(rel, Reverse):
-            role = self._role_only(rel.relation)
-            if role and isinstance(node.arg, Entity):  # "the second level division of X" would turn it about
-                return f"the thing that the {self._domain_label(rel.relation)} {target} is a {role} of"
-            if role:
-                return f"the thing that {target} is a {role} of"
+            if role := self._role_only(rel.relation):  # "the second level division of X" would turn it about
+                what = f"the {self._domain_label(rel.relation)} {target}" if isinstance(node.arg, Entity) else target
+                return f"the thing that {what} is a {role} of"
             if isinstance(node.arg, Entity) and not (self.sure and self._domains(rel.relation) > 1):
                 # "the genre of the movie Fled": says what Fled is
                 return f"the {self._noun(rel.relation)} of the {self._domain_label(rel.relation)} {target}"
