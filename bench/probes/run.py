@@ -23,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 PROBES = {"transit": "transit.nt", "recipes": "recipes.csv", "airline": "airline.tsv", "hospital": "hospital.ttl",
           "software": "software.ttl", "league": "league.tsv", "museum": "museum.ttl", "parliament": "parliament.jsonld",
-          "zoo": "zoo.rdf"}
+          "zoo": "zoo.rdf", "consultancy": "consultancy.ttl"}
 
 
 def run_probe(name: str, out: Path, tag: str, budget: int | None, extra: list[str]) -> dict:
