@@ -330,6 +330,7 @@ def test_scoring_metrics() -> None:
     assert normalise("5.0") == normalise("+5") == "5" and normalise("2.50") == "2.5"
     assert f1(["a", "b"], ["b", "c"]) == pytest.approx(0.5)
     assert f1(["1982"], ["1982.0"]) == 1.0
+    assert f1(["yes"], ["True"]) == f1(["no"], ["false"]) == 1.0 and f1(["yes"], ["false"]) == 0.0
     assert exact_match(["A", "b"], ["b", "a"]) == 1.0 and exact_match(["a"], ["a", "b"]) == 0.0
     assert hits_at_1(["x", "a"], ["a"]) == 0.0 and hits_at_1(["a", "x"], ["a"]) == 1.0
     assert score([], ["a"]).f1 == 0.0 and score([], []).f1 == 1.0 and score(["a"], []).f1 == 0.0

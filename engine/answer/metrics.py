@@ -1,7 +1,8 @@
 """Answer metrics: F1, Hits@1 and exact match over answer label sets.
 
 Labels are compared case-folded with whitespace collapsed; anything that reads as a number is compared
-as a number ("5", "5.0" and "+5" are one answer; "1982" equals "1982.0"). Sets follow the KBQA
+as a number ("5", "5.0" and "+5" are one answer; "1982" equals "1982.0"), and a truth value as one: the app
+answers a yes/no question "yes" or "no", which a gold set may write "true" or "false". Sets follow the KBQA
 convention (GrailQA, MetaQA): F1 between the predicted and gold sets, exact match when they are equal,
 Hits@1 when the first predicted answer is a gold one. An empty gold set is matched only by an empty
 prediction.
@@ -17,6 +18,7 @@ from typing import Iterable, Sequence
 
 _SPACE = re.compile(r"\s+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_TRUTH = {"true": "yes", "false": "no"}
 
 
 def normalise(label: str) -> str:
@@ -25,7 +27,7 @@ def normalise(label: str) -> str:
         value = float(text)
         if math.isfinite(value):
             return str(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
-    return text
+    return _TRUTH.get(text, text)
 
 
 def answer_set(labels: Iterable[str]) -> frozenset[str]:
