@@ -375,6 +375,36 @@ def test_where_asks_for_the_objects_of_the_placing_relation_its_verb_spells(smal
     assert reader.read(question).asked_types == {asked}
 
 
+GALLERY_TTL = """\
+@prefix g: <http://example.org/gallery/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+g:Painting a rdfs:Class ; rdfs:label "painting" .
+g:Museum a rdfs:Class ; rdfs:label "museum" .
+g:City a rdfs:Class ; rdfs:label "city" .
+g:Curator a rdfs:Class ; rdfs:label "curator" .
+g:housed_in rdfs:label "housed in" ; rdfs:domain g:Painting ; rdfs:range g:Museum .
+g:located_in rdfs:label "located in" ; rdfs:domain g:Museum ; rdfs:range g:City .
+g:curator rdfs:label "curator" ; rdfs:domain g:Museum ; rdfs:range g:Curator .
+g:Dusk a g:Painting ; rdfs:label "Dusk over Arnholm" ; g:housed_in g:Vale .
+g:Vale a g:Museum ; rdfs:label "Vale Collection" ; g:located_in g:Torby ; g:curator g:Ines .
+g:Torby a g:City ; rdfs:label "Torby" .
+g:Ines a g:Curator ; rdfs:label "Ines Varga" .
+"""
+
+
+@pytest.mark.parametrize("question, asked", [
+    # a located thing is somewhere to be: the painting's museum, not only the museum's city (a blind museum probe's
+    # "where does <painting> hang?" had walked four relations to reach a city)
+    ("where does Dusk over Arnholm hang?", {"Museum", "City"}),
+    ("where is the museum that has Dusk over Arnholm?", {"City"}),  # not the kind of thing asked about
+    ("where is Vale Collection?", {"City"}),
+])
+def test_where_asks_for_located_things_too(small_kg, config, embedder: Embedder, question: str, asked: set) -> None:
+    kg = small_kg("gallery.ttl", GALLERY_TTL)
+    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    assert reader.read(question).asked_types == asked
+
+
 def test_a_short_function_word_spells_no_relation(small_kg, config, embedder: Embedder) -> None:
     """A made-up hospital KG: the "in" of any question spelt "accepts walk-ins" ("in" is a form of the plural "ins")."""
     kg = small_kg("clinic.ttl", CLINIC_TTL)

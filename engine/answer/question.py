@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 
 from engine.programs.sexpr import Entity, Literal, Node
 from engine.programs.validate import QUANTITY_KINDS, TIME_KINDS
-from kg_adapters.person_nouns import names_a_place
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema
 
@@ -46,6 +45,7 @@ from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED
 from .nouns import classes_named_or_denied, ranked_subjects, relation_nouns, without_possessors
+from .where import WHERE_WORD, Where
 from .who import Who
 from .words import ARTICLES, STOP, dates_as_iso, fold, numbers_as_digits, ordinals_as_values, word_forms
 
@@ -60,12 +60,6 @@ _WH_WORD = re.compile(r"\b(what|which|who|whom|whose|when|where|why|how)\b", re.
 # director as X"): then a program ending where it started is the reading asked for, not a step back. "co" may
 # also be glued to a verb of the schema ("cowrote", "costarred": `_co_verbs`).
 _SAME = re.compile(r"\b(co-\w+|together|same|shares?|shared|sharing|also|other)\b", re.IGNORECASE)
-_WHERE = re.compile(r"^\s*where\b|\bwhere\s*\??\s*$", re.IGNORECASE)
-# A relation that says where its subject is: a form of "be" and a place preposition ("is in country", "is
-# located in"), or "located", "situated", "lies". Its objects are what "where" asks for.
-_LOCATIVE = re.compile(r"^(is|are|was|were|be)\s+(located\s+|situated\s+)?(in|at|on|within)\b|\b(located|situated|lies)\b")
-# A relation label that puts its objects at a place: "works at", "born in", "trained at", "based in".
-_PLACED = re.compile(r"\b(in|at|on|within|inside)$")
 _WHEN = re.compile(r"^\s*when\b|\b(what|which) (year|date)\b", re.IGNORECASE)
 # "how long", "how big", "how much": a quantity, so a number (not "how many": a count; not "how did").
 _HOW_MUCH = re.compile(r"\bhow (?!many\b|come\b|do\b|does\b|did\b|is\b|are\b|was\b|were\b|can\b)[a-z]+\b", re.IGNORECASE)
@@ -125,14 +119,10 @@ class QuestionReader:
 
     def __init__(self, schema: Schema, index: LabelIndex):
         self.schema, self.index = schema, index
-        # what "when", "where" and "who" ask for. A place is an object of a relation that says where its subject
-        # is; where none says so, a class WordNet puts under location. WordNet knows words, not the KG: a noun whose
-        # first sense is a place may name a role there, so the schema's own word comes first.
+        # what "when", "who" and "where" ask for
         self._time_classes = frozenset(c.name for c in schema.classes if c.kind in TIME_KINDS)
-        self._place_classes = frozenset(
-            {c for r in schema.relations if _LOCATIVE.search(r.label.lower()) for c in r.range}
-            or {c.name for c in schema.classes if not c.is_literal and names_a_place(c.label)})
         self._who = Who(schema)
+        self._where = Where(schema, self._who.persons)
         self._co_verb = _co_verbs(schema)
         self._what_value = relation_nouns(schema)
         self._named = NamedRelations(schema)
@@ -210,8 +200,8 @@ class QuestionReader:
             asked |= {c.label for c in classes[-1].candidates if c.kind == "class" and self.schema.class_(c.label)}
         if _WHEN.search(text):
             asked |= self._time_classes
-        if _WHERE.search(text):
-            asked |= self._where(text, linking, named)
+        if WHERE_WORD.search(text):
+            asked |= self._where.asked(words_of(_names_blanked(text, linking, len(text))), linking, named)
         if _HOW_MUCH.search(text):
             asked |= {c.name for c in self.schema.classes if c.kind in QUANTITY_KINDS}
         pattern, nouns = self._what_value
@@ -226,22 +216,6 @@ class QuestionReader:
                 asked |= set(noun[0])
         asked |= self._who.asked(text, linking, named)  # "who", "which <word for a person>"
         return frozenset(asked)
-
-    def _where(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:
-        """What "where" asks for: the objects of a relation whose label puts them at a place ("works at", "born in")
-        where the question spells one, the last before the end where it spells several ("where does X work?" is X's
-        workplace, not its town; "where did the doctor treating X study?"); else the places of `_place_classes`."""
-        order = words_of(_names_blanked(text, linking, len(text)))
-        placed = []
-        for name, spelling in named.items():
-            relation = self.schema.relation(name)
-            if relation is None or not _PLACED.search(relation.label.lower()):
-                continue
-            ends = [c for c in relation.range if (info := self.schema.class_(c)) and not info.is_literal]
-            at = [i for i, word in enumerate(order) if word in spelling.words]
-            if ends and at:
-                placed.append((max(at), ends))
-        return frozenset(max(placed)[1]) if placed else self._place_classes
 
 
 def _heads_opening_phrase(text: str, linking: Linking, noun: Mention) -> bool:
