@@ -21,6 +21,7 @@ prints counts per KG and half, and the text of tune questions only: check rows a
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -40,8 +41,20 @@ def digest(reasoner, text: str) -> str:
     """What the search starts from, as one hash: the read question and the first step's programs, in order."""
     question = reasoner.read(text)
     first = reasoner.enumerator.first(question)
-    shown = repr(question) + "\n" + "\n".join(str(c.program) for c in first)
+    shown = _read(question) + "\n" + "\n".join(str(c.program) for c in first)
     return hashlib.sha256(shown.encode("utf-8")).hexdigest()[:16]
+
+
+def _read(question) -> str:
+    """The question's fields, less those at their defaults: a field a change adds reaches only the questions it
+    fills, so digests of a tree without the field compare with it."""
+    shown = []
+    for f in dataclasses.fields(question):
+        value = getattr(question, f.name)
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        if value != default:
+            shown.append(f"{f.name}={value!r}")
+    return ", ".join(shown)
 
 
 def fingerprint(kgs: Sequence[str], out: Path, per_kg: int | None) -> None:

@@ -270,4 +270,23 @@ def word_forms(word: str) -> set[str]:
                         forms |= {agent, plural(agent)}
     if word.endswith("s") and len(word) > 3:
         forms.add(word[:-1])
+    forms |= _adverbs(word)
     return {f.lower() for f in forms}
+
+
+def _adverbs(word: str) -> set[str]:
+    """The adverb of an adjective, where English has one: remote -> remotely ("who works remotely?" spells
+    `isRemote`), main -> mainly, official -> officially, simple -> simply, happy -> happily, basic -> basically."""
+    if not getAllLemmas(word, upos="ADJ"):
+        return set()
+    if word.endswith("le"):
+        adverb = word[:-1] + "y"
+    elif word.endswith("y"):
+        adverb = word[:-1] + "ily"
+    elif word.endswith("ic"):
+        adverb = word + "ally"
+    elif word.endswith("ll"):
+        adverb = word + "y"
+    else:
+        adverb = word + "ly"
+    return {adverb} if getAllLemmas(adverb, upos="ADV") else set()

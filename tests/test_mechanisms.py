@@ -346,6 +346,9 @@ def company_reasoner(company):
     # after 2020?" answered all five, through a walk over salaries above 2020)
     ("who was hired in 2019?", "Alice Novak"),
     ("how many employees joined before 2020?", "2"),
+    # a count compared with a number: before, the number was compared with a salary or a level, or nothing was
+    ("who works on more than one project?", "Bruno Costa"),
+    ("which departments have more than two employees?", "Sales"),
 ])
 def test_questions_a_new_users_staff_ask(company_reasoner: Reasoner, question: str, answer: str) -> None:
     result = company_reasoner.answer(question)
@@ -368,6 +371,55 @@ def test_questions_a_new_users_staff_ask(company_reasoner: Reasoner, question: s
 def test_rankings_counts_and_misspelt_relations(reasoner: Reasoner, question: str, answer: str) -> None:
     result = reasoner.answer(question)
     assert [a.label for a in result.answers] == [answer], result.program
+
+
+@pytest.mark.parametrize("question, answers", [
+    # a number with a unit compares the relation of its dimension: the area, not the inhabitants (held before too,
+    # where the scorer chose the area by "larger"; the unit now leaves it nothing else)
+    ("which regions are larger than 5,000 square kilometres?", {"Arden", "Bresk"}),
+    # a scale suffix is a number (before: "80k" was no number, and all three came back)
+    ("which regions have over 80k inhabitants?", {"Arden", "Corlan"}),
+    ("which peaks are higher than two thousand metres?", {"Mont Gris", "Pic Sable"}),  # held before too
+])
+def test_numbers_written_as_people_write_them(reasoner: Reasoner, question: str, answers: set[str]) -> None:
+    result = reasoner.answer(question)
+    assert {a.label for a in result.answers} == answers, result.program
+
+
+# A museum's export whose amounts spell their units in their names, as a spreadsheet's columns often do
+WORKS_TTL = """\
+@prefix w: <http://example.org/works/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+w:Artwork a rdfs:Class ; rdfs:label "artwork" .
+w:heightCm rdfs:label "height in cm" ; rdfs:domain w:Artwork .
+w:weightKg rdfs:label "weight in kg" ; rdfs:domain w:Artwork .
+w:tall_grey a w:Artwork ; rdfs:label "Tall Grey" ; w:heightCm 240 ; w:weightKg 800 .
+w:small_blue a w:Artwork ; rdfs:label "Small Blue" ; w:heightCm 45 ; w:weightKg 3 .
+w:long_field a w:Artwork ; rdfs:label "Long Field" ; w:heightCm 160 ; w:weightKg 1200 .
+w:red_door a w:Artwork ; rdfs:label "Red Door" ; w:heightCm 210 ; w:weightKg 40 .
+"""
+
+
+@pytest.fixture(scope="module")
+def works_reasoner(tmp_path_factory):
+    opened = _open(tmp_path_factory, "works", WORKS_TTL)
+    r = _zero_shot(opened)
+    yield r
+    r.close()
+    opened[0].close()
+
+
+@pytest.mark.parametrize("question, answers", [
+    # the number is put in the unit the relation's name spells: two metres is 200 cm (before: heightCm > 2, all four)
+    ("which artworks are taller than two metres?", {"Tall Grey", "Red Door"}),
+    ("which artworks are shorter than 1.5 m?", {"Small Blue"}),
+    # "a tonne" is one tonne, 1000 kg (before: no number was read, and every artwork came back)
+    ("which artworks weigh more than a tonne?", {"Long Field"}),
+])
+def test_a_number_is_put_in_the_unit_a_relation_spells(works_reasoner: Reasoner, question: str,
+                                                       answers: set[str]) -> None:
+    result = works_reasoner.answer(question)
+    assert {a.label for a in result.answers} == answers, result.program
 
 
 def _scores_in_fp32() -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.answer.asked import counts_named
+from engine.answer.degree import comparatives, counted_comparisons
 from engine.answer.linker import LabelIndex
 from engine.answer.question import QuestionReader
 from kg_adapters.person_nouns import names_people
@@ -288,6 +289,17 @@ def test_an_ordinal_before_a_counted_noun_is_its_value(question: str, expected: 
 )
 def test_words_of_degree_say_which_way_a_comparison_goes(reader: QuestionReader, question: str, ways) -> None:
     assert reader.read(question).comparatives == ways
+
+
+@pytest.mark.parametrize("question, ways", [
+    ("clients with more than 2 projects", ("gt",)),  # a count leaves its bound out ...
+    ("students taking fewer than 3 courses", ("lt",)),
+    ("clients with at least 2 projects", ("ge",)),  # ... unless its words take it in
+    ("clients with 2 or more projects", ("ge",)),
+    ("teams with at most 5 players", ("le",)),
+])
+def test_a_compared_count_leaves_its_bound_out_unless_told(question: str, ways) -> None:
+    assert counted_comparisons(question, comparatives(question)) == ways
 
 
 @pytest.mark.parametrize(

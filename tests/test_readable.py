@@ -11,9 +11,26 @@ from engine.programs.sexpr import parse
 from kg_adapters.naming import entity_iri
 from engine.programs.verbalize import verbalize
 from kg_adapters.readable import (names_people, object_noun, reading_noun, relation_label, reverse_label, subject_noun,
-                                  subject_role)
+                                  subject_role, word_forms)
 from kg_adapters.schema import Schema
 from tests.conftest import read_table
+
+
+@pytest.mark.parametrize("word, adverb", [
+    ("remote", "remotely"),  # "who works remotely?" spells `isRemote` (a consultancy's HR export)
+    ("main", "mainly"),
+    ("official", "officially"),
+    ("simple", "simply"),
+    ("happy", "happily"),
+    ("basic", "basically"),
+])
+def test_an_adjective_is_spelt_by_its_adverb_too(word: str, adverb: str) -> None:
+    assert adverb in word_forms(word)
+
+
+@pytest.mark.parametrize("word", ["low", "capital", "city", "nearby"])
+def test_no_adverb_english_lacks(word: str) -> None:
+    assert not any(form.endswith("ly") for form in word_forms(word))
 
 
 @pytest.mark.parametrize("name, expected", read_table("readable_names.tsv"))

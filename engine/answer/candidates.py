@@ -52,7 +52,7 @@ from kg_adapters.readable import relation_label
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import counted_classes
-from .degree import comparatives, in_time, lasting, ranks_by_count
+from .degree import comparatives, counted_comparisons, in_time, lasting, ranks_by_count
 from .question import Anchor, Question
 from .search import ProgramCandidate
 from .usual import UsualTies, incident
@@ -238,15 +238,49 @@ def _compared_ways(q: Question, mention: int) -> tuple[str, ...]:
 
 def _comparisons_from_literal(en: Enumerator, q: Question, anchor: Anchor) -> Built:
     """Things whose numeric relation equals, or compares with, the literal; compared in time ("before 1700") over
-    a year or a date only, where one fits (`degree.in_time`)."""
+    a year or a date only, where one fits (`degree.in_time`); a number with a unit only with the relations of its
+    dimension, in their units (`quantities`)."""
     node, anchors = anchor.node, frozenset({anchor.mention})
-    fitting = [info for info in en.numeric if _literal_fits(node, en.schema.literal_kind(info))]
+    measured = q.measures.get(anchor.mention)  # "taller than 2 metres": the relations of lengths, in their units
+    fitting = [info for info in en.numeric if _literal_fits(node, en.schema.literal_kind(info))
+               and (measured is None or info.name in measured)]
     timed = in_time(q.text) and any(en.schema.literal_kind(info) in TIME_KINDS for info in fitting)
     for info in fitting:
-        rel = Relation(info.name)
-        yield en.typed(Join(rel, node), anchors)
+        rel, value = Relation(info.name), measured[info.name] if measured else node
+        if anchor.mention not in q.bounds:
+            yield en.typed(Join(rel, value), anchors)
         for op in q.comparatives if not timed or en.schema.literal_kind(info) in TIME_KINDS else ():
-            yield en.typed(Compare(op, rel, node), anchors)
+            yield en.typed(Compare(op, rel, value), anchors)
+    yield from _count_comparisons(en, q, anchor)
+
+
+def _count_comparisons(en: Enumerator, q: Question, anchor: Anchor) -> Built:
+    """ "clients with more than 2 projects", "students taking more than 3 courses": (gt (COUNT r) 2) over each
+    relation whose far end the noun right after the number names, as a class or as the relation's own noun. Only
+    a whole number right after a word of degree counts so (a made-up consultancy KG and the university KG's blind
+    questions had compared the number with a budget or a credit value)."""
+    if anchor.node.kind != "integer" or anchor.mention not in q.bounds or not q.comparatives:
+        return
+    classes, word = _named_after(q, anchor.mention)
+    for path in en.degree_paths(None):
+        rel = path.relation
+        info = en.schema.relation(relation_name(rel))
+        forward = isinstance(rel, Relation)
+        spelling = q.named_relations.get(info.name)
+        nouns = (spelling.by_noun if forward else spelling.by_back_noun) if spelling is not None else frozenset()
+        if set(info.range if forward else info.domain) & classes or word in nouns:
+            for op in counted_comparisons(q.text, q.comparatives):
+                yield en.typed(Compare(op, path, anchor.node), frozenset({anchor.mention}))
+
+
+def _named_after(q: Question, mention: int) -> tuple[set[str], str]:
+    """The classes a class noun right after a mention names, and the word right after it: "2 projects"."""
+    mentions, end = q.linking.mentions, q.linking.mentions[mention].end
+    following = re.match(r"\s*([\w'-]+)", q.text[end:])
+    after = mentions[mention + 1:mention + 2]
+    classes = {c.label for m in after if m.kind == "class" and not q.text[end:m.start].strip()
+               for c in m.candidates if c.kind == "class"}
+    return classes, following.group(1).lower() if following else ""
 
 
 def _choices(en: Enumerator, q: Question) -> Built:

@@ -375,8 +375,8 @@ def ranked_walks(program: Program) -> list[tuple[str, bool]]:
     for node in walk(program):
         if isinstance(node, (Superlative, Aggregate)):
             out += _path(node.path)
-        elif isinstance(node, (Compare, Degree)):
-            out += _path(node.relation)
+        elif isinstance(node, Degree) or isinstance(node, Compare) and not isinstance(node.relation, Degree):
+            out += _path(node.relation)  # a compared count's Degree is walked on its own
     return out
 
 

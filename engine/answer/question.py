@@ -32,6 +32,7 @@ from kg_adapters.schema import Schema
 from .degree import (
     THAN_ANY,
     asks_count,
+    bounds,
     comparatives,
     graded_words,
     is_superlative,
@@ -45,6 +46,7 @@ from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED
 from .nouns import classes_named_or_denied, ranked_subjects, relation_nouns, without_possessors
+from .quantities import in_units, measures_lengths, unit_after, with_numbers
 from .where import WHERE_WORD, Where
 from .who import Who
 from .words import ARTICLES, STOP, dates_as_iso, fold, numbers_as_digits, ordinals_as_values, word_forms
@@ -96,6 +98,7 @@ class Question:
     asks_yes_no: bool = False  # "is ...", "does ...": (IN e S)
     aggregate: str | None = None  # "SUM" for "total", "AVG" for "average"
     compared: frozenset[int] = frozenset()  # mentions after "than", "before": (gt r e) compares with their own value
+    bounds: frozenset[int] = frozenset()  # values right after a word of degree ("under 300"): a bound, never equalled
     choice: tuple[int, ...] = ()  # "A or B": mentions of the entities to choose between, (ARGMAX (OR A B) r)
     listed: tuple[int, ...] = ()  # "A and B", "A, B or C": named together, (SUM (OR A B) r) for a total of them
     comparatives: tuple[str, ...] = ()  # the ways "over", "under" let a comparison go; none without such a word
@@ -106,6 +109,9 @@ class Question:
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
     named_relations: dict[str, Spelling] = field(default_factory=dict)  # relation -> the words that spell it
     class_words: dict[str, frozenset[str]] = field(default_factory=dict)  # class name -> the words naming it
+    # a number written with a unit ("taller than 2 metres"): its mention -> the numeric relations of the unit's
+    # dimension, each with the number in the unit that relation spells (`quantities.in_units`)
+    measures: dict[int, dict[str, Literal]] = field(default_factory=dict)
 
     @property
     def unlinked(self) -> bool:
@@ -126,15 +132,24 @@ class QuestionReader:
         self._co_verb = _co_verbs(schema)
         self._what_value = relation_nouns(schema)
         self._named = NamedRelations(schema)
+        self._amounts = [r for r in schema.relations if schema.literal_kind(r) in ("integer", "decimal")]
+        self._lengths = measures_lengths(self._amounts)
         self._counted_nouns = frozenset(w for r in schema.relations if schema.literal_kind(r) == "integer"
                                         for w in re.findall(r"[a-z]{3,}", fold(r.label)))
         self._named_superlatives = superlative_phrases(
             [text for r in schema.relations for text in (r.label, r.reverse_label, object_noun(r.name))])
 
+    def rewritten(self, text: str) -> str:
+        """The question with its dates, numbers and ordinals as the linker finds them ("400k": 400000)."""
+        numbers = with_numbers(numbers_as_digits(dates_as_iso(text)), self._lengths)
+        return ordinals_as_values(numbers, self._counted_nouns)
+
     def read(self, text: str) -> Question:
-        text = ordinals_as_values(numbers_as_digits(dates_as_iso(text)), self._counted_nouns)
+        text = self.rewritten(text)
         linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
         anchors = tuple(_anchors(linking))
+        measures = {a.mention: fitting for a in anchors if isinstance(a.node, Literal)
+                    and (fitting := in_units(a.node, unit_after(text, linking.mentions[a.mention].end), self._amounts))}
         anonymised = linking.anonymised()
         runs = name_runs(text, linking)
         choice = offered_choice(text, linking, runs)
@@ -167,6 +182,7 @@ class QuestionReader:
             aggregate=next((op for op, cue in _AGGREGATES.items() if cue.search(anonymised)), None),
             compared=frozenset(i for i, m in enumerate(linking.mentions) if _THAN.search(text[: m.start])
                                and _names(m)),
+            bounds=bounds(text, linking.mentions),
             choice=choice,
             listed=runs[0] if runs else (),
             comparatives=comparatives(anonymised),
@@ -174,10 +190,13 @@ class QuestionReader:
             asked_types=asked_types,
             ranks_another=ranks_another(graded_text, linking.mentions, asked_types),
             superlative_at=superlative_offsets(graded_text, linking.mentions),
-            words={a.node: a.word for a in anchors},
+            words={a.node: a.word for a in anchors} | {literal: a.word for a in anchors
+                                                          for literal in measures.get(a.mention, {}).values()},
             named_relations=named,
             class_words=_class_words(linking),
+            measures=measures,
         )
+
 
     def _asked_types(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:
         """The classes a wh-phrase asks for: "which languages ..." -> language, "when ..." -> year/date.

@@ -13,6 +13,7 @@ import datetime
 import re
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from numerizer import numerize
@@ -31,6 +32,14 @@ _SCALED = re.compile(r"\b(\d+(?:\.\d+)?|[a-z]+(?:-[a-z]+)?)\s+(thousand|million|
 _BRACKETED = re.compile(r"(\[[^\]]*\])")
 
 
+def outside_brackets(question: str, rewrite: Callable[[str], str]) -> str:
+    """The question with `rewrite` applied to its text outside [bracketed names], which stay as written."""
+    parts = _BRACKETED.split(question)
+    for i in range(0, len(parts), 2):  # even parts lie outside brackets
+        parts[i] = rewrite(parts[i])
+    return "".join(parts)
+
+
 def numbers_as_digits(question: str) -> str:
     """ "10,000", "a million", "2.5 million", "fifteen million" as digits, so the linker finds the literal.
 
@@ -41,10 +50,10 @@ def numbers_as_digits(question: str) -> str:
         digits = numerize(match.group(0))
         return digits if re.fullmatch(r"\d+(\.\d+)?", digits) else match.group(0)
 
-    parts = _BRACKETED.split(question)
-    for i in range(0, len(parts), 2):  # even parts lie outside brackets
-        parts[i] = _SCALED.sub(scaled, _GROUPED.sub(lambda m: m.group(0).replace(",", ""), parts[i]))
-    return "".join(parts)
+    def rewrite(part: str) -> str:
+        return _SCALED.sub(scaled, _GROUPED.sub(lambda m: m.group(0).replace(",", ""), part))
+
+    return outside_brackets(question, rewrite)
 
 
 # Month names and their short forms ("Sept" too), for dates written in words.
@@ -72,11 +81,12 @@ def dates_as_iso(question: str) -> str:
         except ValueError:
             return match.group(0)
 
-    parts = _BRACKETED.split(question)
-    for i in range(0, len(parts), 2):  # even parts lie outside brackets
+    def rewrite(part: str) -> str:
         for pattern in _DATES_IN_WORDS:
-            parts[i] = pattern.sub(iso, parts[i])
-    return "".join(parts)
+            part = pattern.sub(iso, part)
+        return part
+
+    return outside_brackets(question, rewrite)
 
 
 _ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -100,10 +110,7 @@ def ordinals_as_values(question: str, nouns: frozenset[str]) -> str:
             return f"{noun} {number}" + (f" {head}" if head else "")
         return f"{head} with {noun} {number}"
 
-    parts = _BRACKETED.split(question)
-    for i in range(0, len(parts), 2):  # even parts lie outside brackets
-        parts[i] = _ORDINAL_NOUN.sub(value, parts[i])
-    return "".join(parts)
+    return outside_brackets(question, lambda part: _ORDINAL_NOUN.sub(value, part))
 
 
 def fold(token: str) -> str:

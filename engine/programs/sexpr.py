@@ -123,8 +123,11 @@ class Superlative(Node):
 
 @dataclass(frozen=True)
 class Compare(Node):
+    """`(gt r 5)`: the subjects whose r value is greater than 5; `(gt (COUNT r) 2)`: those with more than two
+    r-neighbours ("clients with more than two projects")."""
+
     op: str  # "lt" | "le" | "gt" | "ge"
-    relation: "RelExpr"
+    relation: "RelExpr | Degree"
     value: Literal | Entity  # an entity compares with that entity's own value of the relation
 
 
@@ -145,7 +148,7 @@ class Or(Node):
 
 @dataclass(frozen=True)
 class Degree(Node):
-    """`(COUNT r)` or `(COUNT r S)` as a superlative's measure: each member's r-neighbours (in S)."""
+    """`(COUNT r)` or `(COUNT r S)` as a superlative's or comparison's measure: each member's r-neighbours (in S)."""
 
     relation: "RelExpr"
     arg: "SetExpr | None" = None
@@ -341,11 +344,11 @@ class _Parser:
         raise ProgramError(f"expected a relation, found ({op.text} ...)", op.pos)
 
     def measure(self, op: _Tok) -> RelExpr | Degree:
-        """A superlative's measure: a relation path, or `(COUNT r)` / `(COUNT r S)`."""
+        """A superlative's or comparison's measure: a relation path, or `(COUNT r)` / `(COUNT r S)`."""
         if self._at("open") and self._at("atom", 1) and self.tokens[self.i + 1].text.upper() == "COUNT":
             self.i += 2
             count = self.tokens[self.i - 1]
-            usage = "a superlative's COUNT takes a relation and may take a set: (COUNT r) or (COUNT r S)"
+            usage = "a measure's COUNT takes a relation and may take a set: (COUNT r) or (COUNT r S)"
             if self._at("close"):
                 raise ProgramError(usage, self.tokens[self.i].pos)
             relation = self.rel_expr()
@@ -405,7 +408,8 @@ _SET_OPS: dict[str, Callable[[_Parser, _Tok], Node]] = {
     **dict.fromkeys(
         SUPERLATIVES, _node(lambda op, s, m: Superlative(op.text.upper(), s, m, pos=op.pos), _set, _Parser.measure)
     ),
-    **dict.fromkeys(COMPARATIVES, _node(lambda op, r, v: Compare(op.text, r, v, pos=op.pos), _path, _Parser.compared)),
+    **dict.fromkeys(COMPARATIVES, _node(lambda op, r, v: Compare(op.text, r, v, pos=op.pos), _Parser.measure,
+                                        _Parser.compared)),
 }
 _OUTERMOST_OPS: dict[str, Callable[[_Parser, _Tok], Node]] = {
     "COUNT": _node(lambda op, s: Count(s, pos=op.pos), _set),

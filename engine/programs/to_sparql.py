@@ -1,9 +1,8 @@
 """Compile a program to one SPARQL 1.1 SELECT.
 
-Each set-valued node becomes graph patterns that bind one variable to the members
-of its set; the rules live in one table, `RULES`, keyed by node class. Every IRI
-and literal goes through `iri()` / `string()` (engine/programs/terms.py) so that no
-label can inject SPARQL.
+Each set-valued node becomes graph patterns that bind one variable to the members of its set; the rules live in one
+table, `RULES`, keyed by node class. Every IRI and literal goes through `iri()` / `string()`
+(engine/programs/terms.py) so that no label can inject SPARQL.
 
 Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in
 superlatives, and the program's own entities never among its answers. A walk
@@ -13,9 +12,9 @@ multi-hop questions this way; see `_not_own`). Entities written as members
 rather than anchors (the operands of OR, the entity IN asks about) are exempt:
 "which is bigger, Brazil or Argentina" must be able to answer Brazil.
 
-Programs that are not sets (COUNT, IN, SUM, AVG) get their SELECT from `QUERIES`.
-The SPARQL runs unchanged on pyoxigraph and on Virtuoso 7.2, whose quirks shape a few
-rules (le/ge spelled out, no VALUES in a UNION branch or pinning NOT EXISTS' variable).
+Programs that are not sets (COUNT, IN, SUM, AVG) get their SELECT from `QUERIES`. The SPARQL runs unchanged on
+pyoxigraph and on Virtuoso 7.2, whose quirks shape a few rules (le/ge spelled out, no VALUES in a UNION branch or
+pinning NOT EXISTS' variable).
 """
 
 from __future__ import annotations
@@ -277,16 +276,15 @@ def _distinct(patterns: Patterns, var: str, ctx: _Context, own: bool = True) -> 
     return f"{{ SELECT DISTINCT {' '.join(kept)} WHERE {{ {' '.join(patterns)} }} }}"
 
 
-def _degree(arg: Node, degree: Degree, member: str, value: str, ctx: _Context) -> str:
-    """Each member with its number of r-neighbours (in S when given); OPTIONAL, so none counts 0."""
+def _degree(arg: Node | None, degree: Degree, member: str, value: str, ctx: _Context) -> str:
+    """Each member of `arg` (else each thing with one) with its number of r-neighbours (in S if given)."""
     neighbour = ctx.var("y")
     reach = _path(degree.relation, member, neighbour, ctx)
     if degree.arg is not None:
         reach += _patterns(degree.arg, neighbour, ctx)
-    return (
-        f"{{ SELECT {member} (COUNT(DISTINCT {neighbour}) AS {value}) WHERE {{ "
-        f"{' '.join(_patterns(arg, member, ctx))} OPTIONAL {{ {' '.join(reach)} }} }} GROUP BY {member} }}"
-    )
+    members = " ".join(_patterns(arg, member, ctx)) if arg is not None else ""
+    where = f"{members} OPTIONAL {{ {' '.join(reach)} }}" if members else " ".join(reach)  # OPTIONAL: none counts 0
+    return f"{{ SELECT {member} (COUNT(DISTINCT {neighbour}) AS {value}) WHERE {{ {where} }} GROUP BY {member} }}"
 
 
 def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
@@ -302,7 +300,9 @@ def _compare(node: Compare, var: str, ctx: _Context) -> Patterns:
             f"FILTER({_test(node.op, value, other)})",
             _excluding(var, (reference,)),
         ]
-    return _path(node.relation, var, value, ctx) + [f"FILTER({_test(node.op, value, _term(node.value, ctx))})"]
+    counted = isinstance(node.relation, Degree)  # "more than 2 projects"; "fewer than 3" never lists what has none
+    measured = [_degree(None, node.relation, var, value, ctx)] if counted else _path(node.relation, var, value, ctx)
+    return measured + [f"FILTER({_test(node.op, value, _term(node.value, ctx))})"]
 
 
 def _year_of_a_date(rel: Node, value: Node, ctx: _Context) -> int | None:

@@ -154,10 +154,7 @@ def _or(node: Or, schema: Schema) -> Types:
 def _superlative(node: Superlative, schema: Schema) -> Types:
     types = _set_types(node.arg, schema)
     if isinstance(node.path, Degree):
-        start, end = _ends(node.path.relation, schema)
-        _require_overlap(schema, start, types, node.path)
-        if node.path.arg is not None:
-            _require_overlap(schema, end, _set_types(node.path.arg, schema), node.path.arg)
+        _require_overlap(schema, _degree(node.path, schema), types, node.path)
         return types
     start, end = _ends(node.path, schema)
     _require_overlap(schema, start, types, node.path)
@@ -165,7 +162,19 @@ def _superlative(node: Superlative, schema: Schema) -> Types:
     return types
 
 
+def _degree(degree: Degree, schema: Schema) -> Types:
+    """The classes whose members `(COUNT r S)` counts the r-neighbours of."""
+    start, end = _ends(degree.relation, schema)
+    if degree.arg is not None:
+        _require_overlap(schema, end, _set_types(degree.arg, schema), degree.arg)
+    return start
+
+
 def _compare(node: Compare, schema: Schema) -> Types:
+    if isinstance(node.relation, Degree):  # "more than 2 projects": a count, compared with a whole number
+        if not (isinstance(node.value, Literal) and node.value.kind == "integer"):
+            raise ProgramError("a count of neighbours compares with a whole number: (gt (COUNT r) 2)", node.value.pos)
+        return _degree(node.relation, schema)
     start, end = _ends(node.relation, schema)
     _require_numeric(end, node.relation, schema)
     return start

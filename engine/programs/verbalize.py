@@ -35,6 +35,9 @@ from .sexpr import (
 )
 
 _COMPARE = {"lt": "less than", "le": "at most", "gt": "greater than", "ge": "at least"}
+# A count compared ("clients with more than 2 projects"), and the same count denied ("with at most 2 projects")
+_COUNTED = {"lt": "fewer than", "le": "at most", "gt": "more than", "ge": "at least"}
+_NOT_COUNTED = {"lt": "at least", "le": "more than", "gt": "at most", "ge": "fewer than"}
 _AGGREGATE = {"SUM": "total", "AVG": "average"}
 
 
@@ -99,6 +102,8 @@ class _Reader:
             if isinstance(node.arg, Literal) and node.arg.kind == "boolean":
                 return self._flag(node.relation, node.arg.value != "true")
             return f"whose {self._noun(node.relation)} is not {self.read(node.arg)}"
+        if isinstance(node, Compare) and isinstance(node.relation, Degree):
+            return f"with {_NOT_COUNTED[node.op]} {node.value.value} {self._neighbours(node.relation)}"
         if isinstance(node, Compare):
             return f"whose {self._path_noun(node.relation)} is not {self._compared(node)}"
         return None
@@ -123,6 +128,9 @@ class _Reader:
         return f"{counted} among {self.read(degree.arg)}" if degree.arg is not None else counted
 
     def _compare(self, node: Compare) -> str:
+        if isinstance(node.relation, Degree):
+            counted = f"{_COUNTED[node.op]} {node.value.value} {self._neighbours(node.relation)}"
+            return f"{self._subjects(node.relation)} with {counted}"
         return f"{self._subjects(node.relation)} whose {self._path_noun(node.relation)} is {self._compared(node)}"
 
     def _compared(self, node: Compare) -> str:
@@ -224,6 +232,8 @@ class _Reader:
 
     def _domain_label(self, rel: Node) -> str:
         """What the subjects of a relation expression are: "movie", "country"."""
+        if isinstance(rel, Degree):  # the things whose neighbours it counts
+            rel = rel.relation
         if isinstance(rel, Chain):
             rel = rel.first
         if isinstance(rel, Reverse):

@@ -197,6 +197,8 @@ class _Builder:
         step = self.node("step", f"{self.path_label(node.relation)} {_COMPARE[node.op]} {value}")
         if isinstance(node.value, Entity):
             self.edge(self.add(node.value), step)
+        if isinstance(node.relation, Degree) and node.relation.arg is not None:
+            self.edge(self.add(node.relation.arg), step)
         return step
 
     def _in(self, node: In) -> str:
@@ -218,6 +220,8 @@ class _Builder:
             return self.relation_label(path.relation)
         if isinstance(path, Relation):
             return self.relation_label(path)
+        if isinstance(path, Degree):
+            return f"number of {self.path_label(path.relation)}"
         return type(path).__name__
 
 
