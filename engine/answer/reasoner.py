@@ -58,10 +58,8 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 81: quantities (units, "400k", number words), no equality with a bound, counts compared with a number,
-# adverbs of adjectives. 80: "where" asks for located things too (79, a pruner rule, was reverted: its memos must not be read).
-# 78: only verbs of 77's words, compounds of spelling words spelt. 77: an unused question word costs a
-# finalist (meant.UNSPENT_WEIGHT). 76: "nothing" denies the far end of the verb's relation. 75 and before: git log.
+# version). 81: quantities ("400k", units), no equality with a bound, counts compared, adverbs. 80: "where" asks
+# for located things too (79, a pruner rule, was reverted: its memos must not be read). 79 and before: git log.
 REASONER_VERSION = 81
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
