@@ -349,6 +349,9 @@ def company_reasoner(company):
     # a count compared with a number: before, the number was compared with a salary or a level, or nothing was
     ("who works on more than one project?", "Bruno Costa"),
     ("which departments have more than two employees?", "Sales"),
+    # a month after a word of time order is a day: before 2021-07-01 (before: the year 2021, and Bruno, hired in June
+    # 2021, was left out)
+    ("how many employees were hired before July 2021?", "3"),
 ])
 def test_questions_a_new_users_staff_ask(company_reasoner: Reasoner, question: str, answer: str) -> None:
     result = company_reasoner.answer(question)

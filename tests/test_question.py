@@ -248,6 +248,17 @@ def test_numbers_are_read_as_digits(question: str, expected: str) -> None:
         ("may 2024 bring more", "may 2024 bring more"),  # a month needs a day and a year beside it
         ("on 30 February 2020", "on 30 February 2020"),  # no such day: left as written
         ("films of [1 March 2024]", "films of [1 March 2024]"),  # a bracketed name as written
+        # a month, or a year's start or end, after a word of time order: its first day, or its last where the order
+        # counts from its end ("after April" is from May on)
+        ("matches played before April 2024", "matches played before 2024-04-01"),
+        ("who joined after March 2020?", "who joined after 2020-03-31?"),
+        ("hired since Feb 2024", "hired since 2024-02-01"),
+        ("open until February 2024", "open until 2024-02-29"),
+        ("exhibitions opened after the start of 2024", "exhibitions opened after 2024-01-01"),
+        ("films released before the end of 1999", "films released before 1999-12-31"),
+        ("before the end of May 2024", "before 2024-05-31"),
+        ("released in April 2024", "released in April 2024"),  # no word of order: a month, no one day
+        ("films released before 1990", "films released before 1990"),  # a year alone stays a year
     ],
 )
 def test_dates_in_words_are_read_as_iso_dates(question: str, expected: str) -> None:

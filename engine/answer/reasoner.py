@@ -58,9 +58,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 81: quantities ("400k", units), no equality with a bound, counts compared, adverbs. 80: "where" asks
-# for located things too (79, a pruner rule, was reverted: its memos must not be read). 79 and before: git log.
-REASONER_VERSION = 81
+# version). 82: "before April 2024" is a day. 81: quantities ("400k", units), no equality with a bound, counts
+# compared, adverbs. 80: "where" asks for located things too (79 was reverted). 79 and before: git log.
+REASONER_VERSION = 82
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -65,14 +65,23 @@ _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r",?\s+(?P<year>\d{4})\b"
 _DATES_IN_WORDS = (re.compile(rf"\b(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}{_YEAR}", re.IGNORECASE),  # 1 March 2024
                    re.compile(rf"\b{_MONTH}\s+{_DAY}{_YEAR}", re.IGNORECASE))  # March 1st, 2024
+# A month, or the start or end of a year, after a word of time order: "before April 2024", "after the end of 2023"
+_ORDER = r"(?P<order>before|after|since|from|until|till|by|prior to)\s+"
+_EDGE = r"(?:the\s+(?P<edge>start|beginning|end)\s+of\s+)"
+_MONTH_IN_ORDER = re.compile(rf"\b{_ORDER}{_EDGE}?{_MONTH}{_YEAR}", re.IGNORECASE)
+_YEAR_EDGE_IN_ORDER = re.compile(rf"\b{_ORDER}{_EDGE}(?P<year>\d{{4}})\b", re.IGNORECASE)
+# Words of order whose bound is a month's last day: "after April" is from May on, "until April" takes April in
+_FROM_THE_END = frozenset({"after", "until", "till", "by"})
 
 
 def dates_as_iso(question: str) -> str:
     """ "1 March 2024", "March 1st, 2024", "the 5th of May 1999" as ISO dates (2024-03-01), which the linker reads as
     a date literal, so "admitted after 1 March 2024" compares dates, not the year alone. A month needs a day and a
     four-digit year beside it, so "may" and "march" as words are never read; a day the month does not have (30
-    February) is left as written, and so are bracketed names. A library such as dateparser finds dates in free
-    text too, but also reads bare words ("now", "may") as dates."""
+    February) is left as written, and so are bracketed names. After a word of time order a month and year, or the
+    start or end of a year, is a day too (`_edge_of`): "before April 2024" is before 2024-04-01, "after the start of
+    2024" after 2024-01-01. A library such as dateparser finds dates in free text too, but also reads bare words
+    ("now", "may") as dates."""
 
     def iso(match: re.Match) -> str:
         month = _MONTHS[match.group("month").lower()]
@@ -84,9 +93,22 @@ def dates_as_iso(question: str) -> str:
     def rewrite(part: str) -> str:
         for pattern in _DATES_IN_WORDS:
             part = pattern.sub(iso, part)
-        return part
+        part = _MONTH_IN_ORDER.sub(lambda m: _edge_of(m, _MONTHS[m.group("month").lower()]), part)
+        return _YEAR_EDGE_IN_ORDER.sub(lambda m: _edge_of(m, None), part)
 
     return outside_brackets(question, rewrite)
+
+
+def _edge_of(match: re.Match, month: int | None) -> str:
+    """The day a month ("before April 2024": 2024-04-01) or the start or end of a year stands for after a word of
+    time order: its first day, or its last where the words say its end or the order counts from its end."""
+    year, order, edge = int(match.group("year")), match.group("order"), (match.group("edge") or "").lower()
+    last = edge == "end" or not edge and order.lower() in _FROM_THE_END
+    if month is None:
+        day = datetime.date(year, 12, 31) if last else datetime.date(year, 1, 1)
+    else:
+        day = datetime.date(year, month, calendar.monthrange(year, month)[1] if last else 1)
+    return f"{order} {day.isoformat()}"
 
 
 _ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
