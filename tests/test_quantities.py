@@ -28,6 +28,9 @@ from kg_adapters.schema import RelationInfo
     ("older than a year", "older than a year"),
     ("films longer than [Two Hours]", "films longer than [Two Hours]"),
     ("canteens with over eighty seats", "canteens with over 80 seats"),
+    # a stranger's numbers: however long, exact, never an overflow
+    ("over " + "9" * 40 + "k", "over " + "9" * 40 + "000"),
+    ("over 0.1234567890123456k", "over 123.456789012"),
 ])
 def test_numbers_are_read_as_digits(written: str, read: str) -> None:
     assert with_numbers(written) == read
@@ -97,3 +100,7 @@ def test_a_number_with_a_unit_goes_into_each_relations_unit_and_only_its_dimensi
                                                                                                       "integer")
     assert in_units(Literal("2", "integer"), unit_after("2 hours", 1), relations) == {}  # no duration: as before
     assert in_units(Literal("2", "integer"), None, relations) == {}
+    huge = in_units(Literal("9" * 400, "integer"), unit_after("1 km", 1), relations)["heightCm"]
+    assert huge == Literal("9" * 400 + "00000", "integer")  # exact, not a float's infinity
+    assert in_units(Literal("1", "integer"), unit_after("1 inch", 1), relations)["heightCm"] == Literal("2.54",
+                                                                                                       "decimal")

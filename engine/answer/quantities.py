@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 from functools import lru_cache
 
 from numerizer import numerize
@@ -27,6 +28,7 @@ from .words import STOP, outside_brackets
 # lengths ("taller than 5m"), else a million ("more than 100m people"); after a currency sign always a million.
 _SUFFIXED = re.compile(r"(?<![\w.])(?P<sign>[$€£¥])?(?P<number>\d+(?:\.\d+)?)\s?(?P<scale>k|bn|m)\b", re.IGNORECASE)
 _SCALES = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
+_EXACT = 1200  # decimal digits kept in products of numbers written in a question
 # A number in words after a word of degree ("more than two projects", "over a hundred"); elsewhere number words are
 # left alone, as numerizer reads "a population" as "1 population". "a"/"an" alone counts only before a unit.
 _NUMBER_WORD = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
@@ -84,7 +86,9 @@ def with_numbers(text: str, lengths: bool = False) -> str:
         scale = match.group("scale").lower()
         if scale == "m" and lengths and not match.group("sign"):
             return match.group(0)
-        return _digits(float(match.group("number")) * _SCALES[scale])
+        with localcontext() as context:
+            context.prec = _EXACT  # as written, however long (a question has at most 500 characters)
+            return _digits(Decimal(match.group("number")) * _SCALES[scale])
 
     def in_words(match: re.Match) -> str:
         words, following = match.group("words"), match.group("next") or ""
@@ -153,16 +157,23 @@ def in_units(value: Literal, unit, relations: list[RelationInfo]) -> dict[str, L
         measure = measure_of(relation.label)
         if measure.dimension is None or measure.dimension != unit.dimensionality:
             continue
-        number = float(value.value)
-        if measure.unit is not None:
-            number = (number * unit).to(measure.unit).magnitude
+        number = Decimal(value.value)
+        if measure.unit is not None:  # the factor from pint, the product exact: a stranger's 400-digit number stays one
+            with localcontext() as context:
+                context.prec = _EXACT
+                number *= Decimal(repr((1.0 * unit).to(measure.unit).magnitude))
         digits = _digits(number)
         found[relation.name] = Literal(digits, "decimal" if "." in digits else "integer")
     return found
 
 
-def _digits(number: float) -> str:
-    """A number as the linker writes it: whole numbers without a point, others to six significant digits."""
-    if abs(number - round(number)) < 1e-9 * max(1.0, abs(number)):
-        return str(int(round(number)))
-    return f"{number:.6g}"
+def _digits(number: Decimal) -> str:
+    """A number as the linker writes it: whole numbers without a point, others to twelve significant digits (a
+    conversion factor's float noise goes: 1.5 km is 150000 cm, not 150000.00000000003)."""
+    if number != number.to_integral_value():
+        with localcontext() as context:
+            context.prec = 12
+            number = +number
+    if number == number.to_integral_value():
+        return str(int(number))
+    return format(number.normalize(), "f")
