@@ -5,9 +5,10 @@ A KG stores a measure as a bare number in a unit its relation's name may spell (
 `prep_minutes`); a question writes the number in its own unit, in words or with a scale suffix. Two things follow.
 The number is put in the relation's unit where both spell one (two metres against `heightCm` is 200), and where the
 question spells a unit, only the relations of its dimension are compared with it (an area in km2 is no
-population; before this a made-up geography KG's "bigger than 1,000,000 km2" compared populations). A relation that
-spells no unit but names its dimension ("area", "height") keeps the number as written. Units and dimensions are
-pint's; the words that name a dimension are English, of no domain.
+population: the scorer alone had to tell them apart, and on the default KG did, by "bigger"). A relation that spells
+no unit but names its dimension ("area", "height") keeps the number as written, as its unit is unknown ("larger
+than 500000 square miles" against the default KG's `area`, in km2, stays 500000). Units and dimensions are pint's;
+the words that name a dimension are English, of no domain. Measured on the blind probes (BENCHMARKS.md, "Session 51").
 """
 
 from __future__ import annotations
