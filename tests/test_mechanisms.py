@@ -135,6 +135,15 @@ def _zero_shot(opened) -> Reasoner:
     return Reasoner(kg, [], LLM.load("qwen2.5-coder-0.5b"), embedder, index, config)
 
 
+def _first_question_reasoner(tmp_path_factory, name: str, turtle: str):
+    """A zero-shot reasoner over a Turtle KG of its own, closed with its KG after the module's tests."""
+    opened = _open(tmp_path_factory, name, turtle)
+    r = _zero_shot(opened)
+    yield r
+    r.close()
+    opened[0].close()
+
+
 @pytest.fixture(scope="module")
 def reasoner(regions):
     r = _zero_shot(regions)
@@ -405,11 +414,7 @@ w:red_door a w:Artwork ; rdfs:label "Red Door" ; w:heightCm 210 ; w:weightKg 40 
 
 @pytest.fixture(scope="module")
 def works_reasoner(tmp_path_factory):
-    opened = _open(tmp_path_factory, "works", WORKS_TTL)
-    r = _zero_shot(opened)
-    yield r
-    r.close()
-    opened[0].close()
+    yield from _first_question_reasoner(tmp_path_factory, "works", WORKS_TTL)
 
 
 @pytest.mark.parametrize("question, answers", [
@@ -562,11 +567,7 @@ s:Cassini a s:Mission ; rdfs:label "Cassini" ; s:destination s:Saturn .
 @pytest.fixture(scope="module")
 def sky_reasoner(tmp_path_factory):
     """No corpus: the KG's first question. X's own mass and radius draw the 0.5B scorer away from X's satellites."""
-    opened = _open(tmp_path_factory, "sky", SKY_TTL)
-    r = _zero_shot(opened)
-    yield r
-    r.close()
-    opened[0].close()
+    yield from _first_question_reasoner(tmp_path_factory, "sky", SKY_TTL)
 
 
 @pytest.mark.parametrize("question, answer", [

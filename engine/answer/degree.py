@@ -57,10 +57,11 @@ _COMPASS_MOST = re.compile(rf"\b({_COMPASS}ernmost|(furthest|farthest|most) {_CO
                            re.IGNORECASE)
 
 
-# A value right after a word of degree bounds a comparison: "recipes under 300 calories" asks for none of exactly
-# 300, which a 0.5B scorer had chosen over the comparison on a made-up recipes KG.
-_BOUND = re.compile(r"\b(than|over|under|above|below|exceed\w*|at least|at most|before|after|since|until|till|"
-                    r"prior to)\s+[$€£¥]?$", re.IGNORECASE)
+# The words of degree that stand right before an amount ("over 300", "more than two"; quantities.py reads a number
+# in words after them) and, with those of time order, before any bound. A value right after one bounds a comparison:
+# "recipes under 300 calories" asks for none of exactly 300, which a 0.5B scorer had chosen on a made-up recipes KG.
+BEFORE_AMOUNT = r"than|over|under|above|below|exceed\w*|at least|at most"
+_BOUND = re.compile(rf"\b({BEFORE_AMOUNT}|before|after|since|until|till|prior to)\s+[$€£¥]?$", re.IGNORECASE)
 
 
 def bounds(text: str, mentions: tuple[Mention, ...]) -> frozenset[int]:

@@ -21,8 +21,10 @@ from functools import lru_cache
 from numerizer import numerize
 
 from engine.programs.sexpr import Literal
+from engine.programs.validate import QUANTITY_KINDS
 from kg_adapters.schema import RelationInfo
 
+from .degree import BEFORE_AMOUNT
 from .words import STOP, outside_brackets
 
 # Scale suffixes written onto a number: "400k", "$1.5m", "€2bn". "m" alone is five metres where the KG measures
@@ -36,7 +38,7 @@ _NUMBER_WORD = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleve
                 r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
                 r"thousand|million|billion|dozen)\b")
 _DEGREE_THEN_WORDS = re.compile(
-    rf"\b(?P<cue>than|over|under|above|below|exceeding|at least|at most)\s+"
+    rf"\b(?P<cue>{BEFORE_AMOUNT})\s+"
     rf"(?P<words>{_NUMBER_WORD}(?:[\s-]+(?:and\s+)?{_NUMBER_WORD})*)(?P<after>\s+(?P<next>[^\W\d_]+))?",
     re.IGNORECASE)
 # The unit written right after a number: "2 metres", "5kg", "1,000,000 km2", "300 sq km", "40 square miles"
@@ -143,8 +145,8 @@ def measure_of(label: str) -> Measure:
 
 def measures_lengths(relations: list[RelationInfo]) -> bool:
     """Whether any of the relations holds a length (by the unit or the dimension its label names)."""
-    length = _registry().parse_units("meter").dimensionality
-    return any(measure_of(r.label).dimension == length for r in relations)
+    measured = [measure_of(r.label).dimension for r in relations]
+    return any(measured) and _registry().parse_units("meter").dimensionality in measured
 
 
 def in_units(value: Literal, unit, relations: list[RelationInfo]) -> dict[str, Literal]:
@@ -152,7 +154,7 @@ def in_units(value: Literal, unit, relations: list[RelationInfo]) -> dict[str, L
     none); empty where there is no unit, the value is no amount or no relation has that dimension, and then every
     relation is compared as before."""
     found: dict[str, Literal] = {}
-    if unit is None or value.kind not in ("integer", "decimal"):
+    if unit is None or value.kind not in QUANTITY_KINDS:
         return found
     for relation in relations:
         measure = measure_of(relation.label)

@@ -132,7 +132,7 @@ class QuestionReader:
         self._co_verb = _co_verbs(schema)
         self._what_value = relation_nouns(schema)
         self._named = NamedRelations(schema)
-        self._amounts = [r for r in schema.relations if schema.literal_kind(r) in ("integer", "decimal")]
+        self._amounts = [r for r in schema.relations if schema.literal_kind(r) in QUANTITY_KINDS]
         self._lengths = measures_lengths(self._amounts)
         self._counted_nouns = frozenset(w for r in schema.relations if schema.literal_kind(r) == "integer"
                                         for w in re.findall(r"[a-z]{3,}", fold(r.label)))
@@ -196,7 +196,6 @@ class QuestionReader:
             class_words=_class_words(linking),
             measures=measures,
         )
-
 
     def _asked_types(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:
         """The classes a wh-phrase asks for: "which languages ..." -> language, "when ..." -> year/date.
