@@ -195,6 +195,11 @@ def is_noun(word: str) -> bool:
     return "NOUN" in getAllLemmas(word)
 
 
+def is_function_word(word: str) -> bool:
+    """A preposition, article or form of "be"/"have": never a word of a class's name."""
+    return word in _FUNCTION_WORDS or word in _PREPOSITIONS or word in _DETERMINERS
+
+
 def reading_noun(relation: str, range_label: str | None = None) -> str:
     """What a question would call a relation's objects, where `object_noun`'s cut gives a word no one says.
 

@@ -9,6 +9,7 @@ from engine.bootstrap.corpus import Corpus
 from engine.bootstrap.explorer import ExploredProgram
 from engine.bootstrap.namer import _noun, ensure_named, name_classes, sketch_class
 from engine.programs.kg import KnowledgeGraph
+from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema, SchemaEdit, rename_classes
 
 FILMS = str(FIXTURES / "tiny_films.psv")
@@ -81,7 +82,7 @@ def test_a_class_the_user_labelled_is_left_to_the_user(config):
 
 @pytest.mark.parametrize("text, noun", [
     ("Movies.", "movie"), ("soccer club", "soccer club"), ("director, written by", None),
-    ("recorded", None), ("organizational", None), ("", None), ("3D film", None),
+    ("recorded", None), ("organizational", None), ("", None), ("3D film", None), ("country of", None),
 ])
 def test_a_proposal_becomes_a_singular_noun_or_nothing(text, noun):
     assert _noun(text) == noun
@@ -91,7 +92,7 @@ def test_the_model_names_the_films(config, llm):
     kg = KnowledgeGraph.open(FILMS, config)
     sketch = sketch_class(kg.store, kg.schema, kg.schema.class_(STAND_IN))
     assert set(sketch.members) <= {"Blade Runner", "Alien", "Gladiator", "Star Wars", "American Graffiti"}
-    assert len(sketch.members) == 5 and all(f.startswith("directed by ") for f in sketch.facts)
+    assert len(sketch.members) == 5 and "directed by" in sketch.relations
     assert {"director", "actor"} <= sketch.elsewhere  # what the films relate to is not what they are
     names = name_classes(kg.store, kg.schema, [STAND_IN], llm)
     assert names[STAND_IN] in {"film", "movie"}
@@ -159,7 +160,17 @@ def test_a_noun_most_member_labels_hold_is_taken(llm):
     assert not _in_most_labels("season", ("Season 2018", "Autumn", "Spring"))
     assert not _in_most_labels("soccer club", ("Soccer Club A", "Soccer Club B"))  # one word only
     sketch = Sketch(("Season 2018", "Season 2019", "Season 2020"),
-                    ("champion Dunmore United", "champion Kelton Athletic", "top scorer Dario Vance"),
                     ("champion", "runner up", "top scorer"), frozenset({"champion", "runner up", "top scorer"}))
     naming = name_sketch(sketch, llm)
     assert naming.noun == "season", naming.proposals
+
+
+def test_the_relations_name_a_class_whose_members_are_codes(llm):
+    """Members called "INV-2231" say nothing of what they are; their relations do. Judged on the members, the model
+    chose "issue" (after "issued to"); judged on the relations, "invoice"."""
+    from engine.bootstrap.namer import Sketch, name_sketch
+
+    relations = ("issued to", "amount", "due date", "paid")
+    elsewhere = frozenset(relations) | {object_noun(r.replace(" ", "_")) for r in relations}
+    sketch = Sketch(("INV-2231", "INV-2232", "INV-2240"), relations, elsewhere)
+    assert name_sketch(sketch, llm).noun == "invoice"
