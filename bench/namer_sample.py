@@ -45,9 +45,11 @@ SKETCHES = {
     "rivers": (["flows through", "length", "mouth", "source"],
         ["Danube", "Nile", "Rhine"], ["river"]),
     "teams": (["home stadium", "coached by", "league"],
-        ["Arsenal", "Real Madrid", "Bayern Munich"], ["club", "football club", "football team", "soccer club", "soccer team", "team"]),
+        ["Arsenal", "Real Madrid", "Bayern Munich"],
+        ["club", "football club", "football team", "soccer club", "soccer team", "team"]),
     "papers": (["cites", "has author", "published at"],
-        ["Attention Is All You Need", "Deep Residual Learning for Image Recognition"], ["article", "paper", "publication"]),
+        ["Attention Is All You Need", "Deep Residual Learning for Image Recognition"],
+        ["article", "paper", "publication"]),
     "albums": (["recorded by", "has track", "released in"],
         ["Abbey Road", "Thriller", "Blue"], ["album", "record"]),
     "buildings": (["architect", "located in", "height"],
@@ -114,7 +116,8 @@ def dev_sketches(config: ScoutConfig) -> dict[str, tuple[Sketch, set[str]]]:
 def main() -> None:
     llm = LLM.load("qwen2.5-coder-0.5b")
     cases = {name: (made_up(rels, members), right) for name, (rels, members, right) in SKETCHES.items()}
-    cases.update({f"unknown: {name}": (made_up(rels, members), right) for name, (rels, members, right) in UNKNOWN.items()})
+    cases.update({f"unknown: {name}": (made_up(rels, members), right)
+                  for name, (rels, members, right) in UNKNOWN.items()})
     cases.update(dev_sketches(ScoutConfig()))
     rows, tally = [], {}
     for name, (sketch, right) in cases.items():

@@ -428,6 +428,36 @@ def test_where_asks_for_located_things_too(small_kg, config, embedder: Embedder,
     assert reader.read(question).asked_types == asked
 
 
+COLLEGE_TTL = """\
+@prefix c: <http://example.org/college/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+c:Faculty a rdfs:Class ; rdfs:label "faculty" .
+c:Building a rdfs:Class ; rdfs:label "building" .
+c:Lecturer a rdfs:Class ; rdfs:label "lecturer" .
+c:Town a rdfs:Class ; rdfs:label "town" .
+c:housed_in rdfs:label "housed in" ; rdfs:domain c:Faculty ; rdfs:range c:Building .
+c:works_in rdfs:label "works in" ; rdfs:domain c:Lecturer ; rdfs:range c:Faculty .
+c:hometown rdfs:label "hometown" ; rdfs:domain c:Lecturer ; rdfs:range c:Town .
+c:Law a c:Faculty ; rdfs:label "Law" ; c:housed_in c:Merton .
+c:Merton a c:Building ; rdfs:label "Merton House" .
+c:Ada a c:Lecturer ; rdfs:label "Ada Brook" ; c:works_in c:Law ; c:hometown c:Delft .
+c:Delft a c:Town ; rdfs:label "Delft" .
+"""
+
+
+@pytest.mark.parametrize("question, asked", [
+    # the faculty's own placing relation, which "based" does not spell: before, only the towns WordNet calls places
+    ("where is the law faculty based?", {"Building", "Town"}),
+    ("where is Law?", {"Building", "Town"}),
+    ("where is Ada Brook from?", {"Town"}),  # a person "works in" a faculty, which is no place
+])
+def test_where_asks_for_the_objects_of_the_things_own_placing_relations(small_kg, config, embedder: Embedder,
+                                                                        question: str, asked: set) -> None:
+    kg = small_kg("college.ttl", COLLEGE_TTL)
+    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    assert reader.read(question).asked_types == asked
+
+
 def test_a_short_function_word_spells_no_relation(small_kg, config, embedder: Embedder) -> None:
     """A made-up hospital KG: the "in" of any question spelt "accepts walk-ins" ("in" is a form of the plural "ins")."""
     kg = small_kg("clinic.ttl", CLINIC_TTL)

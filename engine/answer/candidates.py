@@ -550,13 +550,22 @@ def _negations(en: Enumerator, q: Question, cand: ProgramCandidate, partners: li
             continue  # the same relations from the same name remove nothing a reading would
         if cand.keys & other.keys and cand.keys - other.keys:
             yield en.typed(And(cand.program, Not(other.program)), cand.anchors | other.anchors, parent=cand)
-    if _to_a_named_class(q, cand):  # "which <noun>s have never <verb>ed a <thing>"
+    if _to_a_named_class(q, cand) or _all_denied(q, cand):  # "which <noun>s have never <verb>ed a <thing>"
         for name in sorted(q.asked_types & (cand.types or frozenset())):
             yield en.typed(And(Class(name), Not(cand.program)), cand.anchors)
     for anchor in q.anchors:  # "time zones of Spanish cities other than Europe/Madrid": one named member less
         node = anchor.node
         if anchor.mention in q.negated and isinstance(node, Entity) and node.iri in cand.keys and len(cand.keys) > 1:
             yield en.typed(And(cand.program, Not(node)), cand.anchors | {anchor.mention}, parent=cand)
+
+
+def _all_denied(q: Question, cand: ProgramCandidate) -> bool:
+    """Whether the candidate stands on names that all follow the negation word, as every name of the question does:
+    "which students aren't taking any <department> course?" is the students less (JOIN enrolled_in (JOIN offered_by
+    <department>)), and no reading stands on a name before the negation to take it from (a university KG of our own
+    had answered with the department's courses)."""
+    return (bool(cand.anchors) and cand.anchors <= q.negated and {a.mention for a in q.anchors} <= q.negated
+            and not any(isinstance(node, Not) for node in walk(cand.program)))  # a denial denied is no reading
 
 
 def _to_a_named_class(q: Question, cand: ProgramCandidate) -> bool:

@@ -31,7 +31,7 @@ class Where:
     """The classes "where" asks for, in one schema; `persons`: its classes of persons (who.Who.persons)."""
 
     def __init__(self, schema: Schema, persons: frozenset[str]):
-        self.schema = schema
+        self.schema, self.persons = schema, persons
         self.places = frozenset(_located(schema) - persons
                                 or {c.name for c in schema.classes if not c.is_literal and names_a_place(c.label)})
 
@@ -53,7 +53,18 @@ class Where:
             return frozenset(max(placed)[1])
         located = {c for m in linking.mentions for cand in m.candidates
                    for c in ((cand.label,) if cand.kind == "class" else cand.classes if cand.kind == "entity" else ())}
-        return self.places - located or self.places
+        return (self.places - located or self.places) | (self._placing(located) - located)
+
+    def _placing(self, things: set[str]) -> set[str]:
+        """Where the KG says things of these classes are, spelt or not: the entity objects of their placing
+        relations ("housed in", "based in"). "where is the history department based?" asks for the department's
+        building, though "based" spells no relation and WordNet puts no building under location (a university KG
+        of our own had answered with a town its students come from). Persons are left out both ways: a person is
+        "in" a course or a team, which is no place."""
+        placing = [r for r in self.schema.relations
+                   if PLACED.search(r.label.lower()) and set(r.domain) & (things - self.persons)]
+        return {c for r in placing for c in r.range
+                if c not in self.persons and (info := self.schema.class_(c)) and not info.is_literal}
 
 
 def _located(schema: Schema) -> set[str]:
