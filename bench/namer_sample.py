@@ -99,7 +99,7 @@ def made_up(relations: list[str], members: list[str]) -> Sketch:
     return Sketch(tuple(members), tuple(relations), frozenset(elsewhere))
 
 
-def dev_sketches(config: ScoutConfig) -> dict[str, tuple[Sketch, set[str]]]:
+def dev_sketches(config: ScoutConfig) -> dict[str, tuple[str, Sketch, set[str]]]:
     out = {}
     for kg in ("worldcup", "pathquestion-large", "pathquestion-large-3h", "metaqa"):
         limits = StoreLimits(config.max_upload_bytes, timeout_s=60, retries=0, allow_private_endpoints=True)
@@ -108,27 +108,26 @@ def dev_sketches(config: ScoutConfig) -> dict[str, tuple[Sketch, set[str]]]:
         for info in schema.classes:
             sketch = sketch_class(store, schema, info) if info.provisional or info.mixed else None
             if sketch is not None:
-                out[f"{kg}: {info.name}"] = (sketch, DEV_RIGHT.get(kg, set()))
+                out[f"{kg}: {info.name}"] = ("dev", sketch, DEV_RIGHT.get(kg, set()))
         store.close()
     return out
 
 
 def main() -> None:
     llm = LLM.load("qwen2.5-coder-0.5b")
-    cases = {name: (made_up(rels, members), right) for name, (rels, members, right) in SKETCHES.items()}
-    cases.update({f"unknown: {name}": (made_up(rels, members), right)
+    cases = {name: ("famous", made_up(rels, members), right) for name, (rels, members, right) in SKETCHES.items()}
+    cases.update({f"unknown: {name}": ("unknown", made_up(rels, members), right)
                   for name, (rels, members, right) in UNKNOWN.items()})
     cases.update(dev_sketches(ScoutConfig()))
     rows, tally = [], {}
-    for name, (sketch, right) in cases.items():
+    for name, (group, sketch, right) in cases.items():
         start = time.perf_counter()
         naming = name_sketch(sketch, llm)
         seconds = time.perf_counter() - start
         first = naming.in_beam_order[0] if naming.in_beam_order else "-"
-        group = "dev" if name.split(":")[0] in SPECS else name.split(":")[0] if ":" in name else "famous"
         beam, chosen, n = tally.get(group, (0, 0, 0))
         tally[group] = (beam + (first in right), chosen + (naming.noun in right), n + 1)
-        proposals = ", ".join(f"{n} ({s:.2f})" for n, s in naming.proposals)
+        proposals = ", ".join(f"{noun} ({score:.2f})" for noun, score in naming.proposals)
         rows.append(f"| {name} | {', '.join(sketch.members[:3])} | {first} | **{naming.noun}** | "
                     f"{'yes' if naming.noun in right else 'no'} | {proposals} | {seconds:.1f} |")
     text = "\n".join([

@@ -19,9 +19,14 @@ def embedder() -> Embedder:
     return Embedder.load()
 
 
+def reader_of(kg: KnowledgeGraph, config, embedder: Embedder) -> QuestionReader:
+    """A reader over a KG of the test's own, with its label index in the test's cache."""
+    return QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+
+
 @pytest.fixture
 def reader(films: KnowledgeGraph, config, embedder: Embedder) -> QuestionReader:
-    return QuestionReader(films.schema, LabelIndex.build(films.store, films.schema, config.cache_dir, embedder))
+    return reader_of(films, config, embedder)
 
 
 @pytest.mark.parametrize(
@@ -360,7 +365,7 @@ def test_names_listed_together_are_a_set_to_total(reader: QuestionReader) -> Non
 def test_where_asks_for_what_an_is_in_relation_leads_to(small_kg, config, embedder: Embedder) -> None:
     kg = small_kg("clubs.psv", "Ada|plays_in_club|Reds\nBo|plays_in_club|Blues\nReds|is_in_country|Spain\n"
                                "Blues|is_in_country|Peru\n")
-    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    reader = reader_of(kg, config, embedder)
     country = frozenset(kg.schema.relation("is_in_country").range)
     assert reader.read("where is the club that Ada plays for?").asked_types == country
     assert not reader.read("which club does Ada play for?").asked_types & country
@@ -394,7 +399,7 @@ def test_where_asks_for_the_objects_of_the_placing_relation_its_verb_spells(smal
                                                                             question: str, asked: str) -> None:
     """A made-up hospital KG's "where does dr X work?" had walked on from the hospital to its town."""
     kg = small_kg("clinic.ttl", CLINIC_TTL)
-    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    reader = reader_of(kg, config, embedder)
     assert reader.read(question).asked_types == {asked}
 
 
@@ -424,7 +429,7 @@ g:Ines a g:Curator ; rdfs:label "Ines Varga" .
 ])
 def test_where_asks_for_located_things_too(small_kg, config, embedder: Embedder, question: str, asked: set) -> None:
     kg = small_kg("gallery.ttl", GALLERY_TTL)
-    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    reader = reader_of(kg, config, embedder)
     assert reader.read(question).asked_types == asked
 
 
@@ -454,14 +459,14 @@ c:Delft a c:Town ; rdfs:label "Delft" .
 def test_where_asks_for_the_objects_of_the_things_own_placing_relations(small_kg, config, embedder: Embedder,
                                                                         question: str, asked: set) -> None:
     kg = small_kg("college.ttl", COLLEGE_TTL)
-    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    reader = reader_of(kg, config, embedder)
     assert reader.read(question).asked_types == asked
 
 
 def test_a_short_function_word_spells_no_relation(small_kg, config, embedder: Embedder) -> None:
     """A made-up hospital KG: the "in" of any question spelt "accepts walk-ins" ("in" is a form of the plural "ins")."""
     kg = small_kg("clinic.ttl", CLINIC_TTL)
-    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    reader = reader_of(kg, config, embedder)
     assert "walk_ins" not in reader.read("which doctors work in Vik?").named_relations
     assert "walk_ins" in reader.read("which hospitals accept walk-ins?").named_relations
 
@@ -516,7 +521,7 @@ def test_a_superlative_before_a_relations_noun_asks_for_what_the_noun_names(smal
     from tests.test_mechanisms import SKY_TTL
 
     kg = small_kg("sky.ttl", SKY_TTL)
-    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    reader = reader_of(kg, config, embedder)
     planets = frozenset(kg.schema.relation("destination").range)
     for question in ("which is the largest destination?", "what is the most massive destination?",
                      "which destination is largest?"):
@@ -551,7 +556,7 @@ def test_who_asks_for_the_group_a_verbs_relation_reaches(small_kg, config, embed
     """ "who" asks for persons, and for the groups (a company, a band) at the far end of the relation its verb
     spells: made-up KGs' "who put out X" and "who sings X" had answered with persons (reasoner v70)."""
     kg = small_kg("press.ttl", PRESS_TTL)
-    reader = QuestionReader(kg.schema, LabelIndex.build(kg.store, kg.schema, config.cache_dir, embedder))
+    reader = reader_of(kg, config, embedder)
     asked = reader.read(question).asked_types
     assert "Writer" in asked and ("Company" in asked) is company
 
