@@ -406,6 +406,7 @@ def test_where_asks_for_the_objects_of_the_placing_relation_its_verb_spells(smal
 GALLERY_TTL = """\
 @prefix g: <http://example.org/gallery/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 g:Painting a rdfs:Class ; rdfs:label "painting" .
 g:Museum a rdfs:Class ; rdfs:label "museum" .
 g:City a rdfs:Class ; rdfs:label "city" .
@@ -461,6 +462,31 @@ def test_where_asks_for_the_objects_of_the_things_own_placing_relations(small_kg
     kg = small_kg("college.ttl", COLLEGE_TTL)
     reader = reader_of(kg, config, embedder)
     assert reader.read(question).asked_types == asked
+
+
+GALLERY_TTL = """\
+@prefix g: <http://example.org/gallery/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+g:Museum a rdfs:Class ; rdfs:label "museum" .
+g:Curator a rdfs:Class ; rdfs:label "curator" .
+g:Painting a rdfs:Class ; rdfs:label "painting" .
+g:Donor a rdfs:Class ; rdfs:label "donor" .
+g:worksAt rdfs:label "works at" ; rdfs:domain g:Curator ; rdfs:range g:Museum .
+g:donatedBy rdfs:label "donated by" ; rdfs:domain g:Painting ; rdfs:range g:Donor .
+g:Tate a g:Museum ; rdfs:label "Tate Harbour" .
+g:Ines a g:Curator ; rdfs:label "Ines Berg" ; g:worksAt g:Tate .
+g:Tide a g:Painting ; rdfs:label "Quiet Tide" ; g:donatedBy g:Pell .
+g:Pell a g:Donor ; rdfs:label "Pell Foundation" .
+"""
+
+
+def test_a_verb_in_a_relation_name_is_no_noun_for_its_objects(small_kg, config, embedder: Embedder) -> None:
+    """A made-up museum KG: "which works ..." asked for the museums of `worksAt`, whose name gives its objects no
+    noun but the verb (`readable.verb_only`)."""
+    kg = small_kg("gallery.ttl", GALLERY_TTL)
+    reader = reader_of(kg, config, embedder)
+    assert not reader.read("which works were donated by the Pell Foundation?").asked_types
+    assert reader.read("which museum does Ines Berg work at?").asked_types == {"Museum"}
 
 
 def test_a_short_function_word_spells_no_relation(small_kg, config, embedder: Embedder) -> None:

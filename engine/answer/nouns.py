@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from kg_adapters.readable import object_noun, subject_role
+from kg_adapters.readable import object_noun, subject_role, verb_only
 from kg_adapters.schema import Schema
 
 from .linker import Linking
@@ -34,8 +34,7 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
     # a word that is some relation's own noun or label keeps its reading: PathQuestion's "recording" is a relation,
     # and read as the lexicon's word for another relation's objects it asked for those (PQL-3H check 92.7 -> 75.6;
     # with this, none of the 69 sampled dev questions the rule reaches changes its program: BENCHMARKS.md v72-v74)
-    own = {form for rel in schema.relations for noun in (object_noun(rel.name), rel.label.lower())
-           for form in _forms(noun)}
+    own = {form for rel in schema.relations for noun in _own_nouns(rel.name, rel.label) for form in _forms(noun)}
     for rel in schema.relations:
         if schema.literal_kind(rel) == "boolean":
             continue  # "which is <yes/no word>": the word names its subjects, never true or false
@@ -46,7 +45,7 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
             continue  # entities of no known class
         # the lexicon's words for the objects ask for them as the label does ("which dish" for `serves`); its words
         # for the subjects ask for those ("which kid" for `parent`)
-        ends = [({object_noun(rel.name), rel.label.lower()}, named, value)]
+        ends = [(_own_nouns(rel.name, rel.label), named, value)]
         lexicon = ((rel.words, rel.range, value), (() if value else rel.reverse_words, rel.domain, False))
         ends += [(set(words) - own, classes, valued) for words, classes, valued in lexicon
                  if words and classes and all(schema.class_(c) for c in classes)]
@@ -60,6 +59,11 @@ def relation_nouns(schema: Schema) -> tuple[re.Pattern, dict[str, tuple[frozense
     pattern = re.compile(rf"(\b(?P<wh>what|which)('s\s+|\s+(is|are|was|were)\s+|\s+)|^\s*)(the\s+)?{_SUPERLATIVE}"
                          rf"(?P<noun>{alternatives})\b(?!\s*['’]s?\s)", re.IGNORECASE)
     return pattern, {form: (frozenset(classes), form in values) for form, classes in asks.items()}
+
+
+def _own_nouns(name: str, label: str) -> set[str]:
+    """A relation's label and the noun its name gives its objects, where it gives one (`readable.verb_only`)."""
+    return {label.lower()} | (set() if verb_only(name) else {object_noun(name)})
 
 
 def _forms(noun: str) -> set[str]:
