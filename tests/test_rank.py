@@ -8,7 +8,7 @@ import pytest
 
 from engine.answer.asked import fits_asked, what_is_asked
 from engine.answer.named import Spelling
-from engine.answer.rank import Ranker
+from engine.answer.rank import Ranker, walks_on_unnamed
 from engine.answer.walk_back import detours, repeats as _repeats
 from engine.answer.search import ProgramCandidate
 from engine.programs.kg import KnowledgeGraph
@@ -71,6 +71,22 @@ _TWICE = {"written_by": Spelling(frozenset({"written"}), frozenset({"writer"}))}
 ])
 def test_a_round_trip_below_the_last_step_is_a_detour(program: str, named: dict, count: int) -> None:
     assert detours(parse(program), named) == count
+
+
+_MEMBER = {"member_of": Spelling(frozenset({"part"}), frozenset())}
+
+
+@pytest.mark.parametrize("program, named, meant, walks_on", [
+    # "which painters were part of X?": the works they created are a step past the answer
+    ('(JOIN created_by (JOIN member_of "Tidal Luminism"))', _MEMBER, frozenset(), True),
+    ('(JOIN member_of "Tidal Luminism")', _MEMBER, frozenset(), False),  # a step from a name is the question's own
+    ('(JOIN created_by (JOIN member_of "Tidal Luminism"))', _MEMBER, frozenset({"created_by"}), False),  # meant
+    ('(JOIN (R member_of) (JOIN created_by "Quiet Tide"))', _MEMBER, frozenset(), False),  # spelt
+    ('(COUNT (JOIN created_by (JOIN member_of "Tidal Luminism")))', _MEMBER, frozenset(), False),  # not a step
+])
+def test_a_last_step_no_word_names_walks_on_from_a_set(program: str, named: dict, meant: frozenset,
+                                                       walks_on: bool) -> None:
+    assert walks_on_unnamed(parse(program), named, meant) is walks_on
 
 
 def test_a_relation_the_question_writes_twice_may_be_walked_twice() -> None:

@@ -14,7 +14,8 @@ WALK_BACK_WEIGHT for a last step back and DETOUR_WEIGHT for each round trip belo
 for (engine.answer.walk_back), less STAND_IN_WEIGHT for a walk through a stand-in for a name the question gives
 (engine.answer.stand_in), UNNAMED_WEIGHT per step over a relation no word of the question names, by spelling or
 meaning (engine.answer.named, engine.answer.meant), and UNSPENT_WEIGHT per question word that means some finalist's
-relation but no step of this one (engine.answer.meant.unspent_words), plus `relevance` (without inverse consistency:
+relation but no step of this one (engine.answer.meant.unspent_words), and, with no corpus, LAST_STEP_WEIGHT for a last
+step no word names where no class is asked for (`walks_on_unnamed`), plus `relevance` (without inverse consistency:
 the forward score and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
@@ -30,13 +31,13 @@ from typing import Callable, Protocol
 
 from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
-from engine.programs.sexpr import Entity, Program, parse, relations, to_text
+from engine.programs.sexpr import Entity, Join, Program, Relation, Reverse, parse, relation_name, relations, to_text
 from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
 from .meant import UNSPENT_WEIGHT, Meaning, unspent_words
-from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, unnamed_steps
+from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, Spelling, unnamed_steps
 from .question import Question
 from .search import ProgramCandidate, Search
 from .stand_in import STAND_IN_WEIGHT, stands_in
@@ -68,6 +69,12 @@ SIMILARITY_WEIGHT = 1.0
 # answered every question as before (macro 90.9), moviekg-ops 78.6 -> 79.5 ("What did Kubrick make before Paths of
 # Glory?" kept Kubrick), geography-ops unchanged at 85.3.
 NAMES_WEIGHT = 0.5
+# With no corpus (alpha 0) and no class asked for, a finalist whose last step walks on from a set over a relation no
+# word spells or means pays this: the 0.5B model's inverse score likes a step past the answer ("which painters were
+# part of X?" read as their paintings, a made-up museum KG). The ten blind probes, zero-shot, alone (python -m
+# bench.probes.run, 2026-12-06): at 0.5 museum 80.1 -> 82.6, no other probe's F1 moved; charged where a class is asked
+# as well, it had cost three right answers (BENCHMARKS.md, "Tried and not adopted: a price on a last step ...").
+LAST_STEP_WEIGHT = 0.5
 
 FORWARD_SYSTEM = "Translate each question into a logical form over the knowledge graph."
 # The inverse score reads each finalist as English (engine.programs.verbalize) rather than as an s-expression,
@@ -274,6 +281,9 @@ class Ranker:
         unnamed = unnamed_steps(cand.program, question.named_relations, meaning.relations)
         unspent = unspent_words(cand.program, question.named_relations, meaning)
         detour = 0 if question.asks_same else detours(cand.program, question.named_relations)
+        # with no corpus and no class asked for, nothing else tells an extra last step from the answer's own
+        last = (alpha == 0.0 and not question.asked_types
+                and walks_on_unnamed(cand.program, question.named_relations, meaning.relations))
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)
         elif inv is None:  # skipped: it could not change the winner, so no final score to show
@@ -283,7 +293,7 @@ class Ranker:
             back = 0.0 if question.asks_same else WALK_BACK_WEIGHT * walks_back(cand.program)
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed
-                     - DETOUR_WEIGHT * detour - UNSPENT_WEIGHT * unspent)
+                     - DETOUR_WEIGHT * detour - UNSPENT_WEIGHT * unspent - LAST_STEP_WEIGHT * last)
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
                            len(cand.anchors), round(cand.unusual, 6), stand, unnamed, detour, unspent)
@@ -326,6 +336,15 @@ class Ranker:
         encode = getattr(self.llm, "encode_continuation", None)
         n = len(encode(text)) if encode is not None else max(1, len(text) // 3)
         return mean * n ** (1.0 - LENGTH_ALPHA)
+
+
+def walks_on_unnamed(program: Program, named: dict[str, Spelling], meant: frozenset[str]) -> bool:
+    """Whether the program's outermost step walks on from a set (not from a name) over a relation that no word of
+    the question spells (`named`) or means (`meant`)."""
+    if not isinstance(program, Join) or not isinstance(program.relation, (Relation, Reverse)):
+        return False
+    name = relation_name(program.relation)
+    return not isinstance(program.arg, Entity) and name not in named and name not in meant
 
 
 def best_order(cand: ProgramCandidate) -> tuple[float, int]:
