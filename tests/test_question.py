@@ -406,7 +406,6 @@ def test_where_asks_for_the_objects_of_the_placing_relation_its_verb_spells(smal
 GALLERY_TTL = """\
 @prefix g: <http://example.org/gallery/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 g:Painting a rdfs:Class ; rdfs:label "painting" .
 g:Museum a rdfs:Class ; rdfs:label "museum" .
 g:City a rdfs:Class ; rdfs:label "city" .
@@ -464,7 +463,7 @@ def test_where_asks_for_the_objects_of_the_things_own_placing_relations(small_kg
     assert reader.read(question).asked_types == asked
 
 
-GALLERY_TTL = """\
+DONATED_TTL = """\
 @prefix g: <http://example.org/gallery/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 g:Museum a rdfs:Class ; rdfs:label "museum" .
@@ -483,7 +482,7 @@ g:Pell a g:Donor ; rdfs:label "Pell Foundation" .
 def test_a_verb_in_a_relation_name_is_no_noun_for_its_objects(small_kg, config, embedder: Embedder) -> None:
     """A made-up museum KG: "which works ..." asked for the museums of `worksAt`, whose name gives its objects no
     noun but the verb (`readable.verb_only`)."""
-    kg = small_kg("gallery.ttl", GALLERY_TTL)
+    kg = small_kg("donated.ttl", DONATED_TTL)
     reader = reader_of(kg, config, embedder)
     assert not reader.read("which works were donated by the Pell Foundation?").asked_types
     assert reader.read("which museum does Ines Berg work at?").asked_types == {"Museum"}
