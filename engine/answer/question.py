@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lemminflect import getAllLemmas
+
 from engine.programs.sexpr import Entity, Literal, Node
 from engine.programs.validate import QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.readable import object_noun
@@ -204,6 +206,7 @@ class QuestionReader:
         films directed by X were in which languages"); the asked class tells the finalists apart."""
         asked = set()
         classes = [m for m in linking.mentions if m.kind == "class"]
+        pattern, nouns = self._what_value
         for i, mention in enumerate(classes):
             opening = i == 0 and not _asks_with_wh_word(text) and _heads_opening_phrase(text, linking, mention)
             if not (opening or _WH_BEFORE.search(_without_modifiers(_before_noun(text, linking, mention),
@@ -211,6 +214,11 @@ class QuestionReader:
                 continue
             while i + 1 < len(classes) and not text[mention.end : classes[i + 1].start].strip():
                 i, mention = i + 1, classes[i + 1]  # "what film genre": the last noun is the one asked for
+            after = _next_word(text, mention.end)  # "which state capital": a relation's noun heads the compound
+            head = nouns.get(after, ((), True)) if not getAllLemmas(after).get("VERB") else ((), True)
+            if head[0] and not head[1]:  # (a verb there is the clause's: "which countries border X")
+                asked |= set(head[0])
+                continue
             asked |= {c.label for c in mention.candidates if c.kind == "class" and self.schema.class_(c.label)}
         if (classes and _POSSESSED.search(text[: classes[-1].start]) and not text[classes[-1].end :].strip(" ?.!")
                 and not _governed_by_of(text, linking, classes[-1])):
@@ -222,7 +230,6 @@ class QuestionReader:
             asked |= self._where.asked(words_of(_names_blanked(text, linking, len(text))), linking, named)
         if _HOW_MUCH.search(text):
             asked |= {c.name for c in self.schema.classes if c.kind in QUANTITY_KINDS}
-        pattern, nouns = self._what_value
         plain = without_possessors(text, linking)
         class_nouns = {m.text.lower().split()[0] for m in linking.mentions if m.kind == "class" and m.text.split()}
         for match in pattern.finditer(plain):  # "what is the <noun> of ...": its objects

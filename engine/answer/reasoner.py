@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 85: with no corpus and no class asked, a last step no word names pays. 84: a relation name of a verb and
-# prepositions gives its objects no noun ("works at"). 83: "where" asks for a thing's own placing relations, a
-# negation whose names all follow it denies a class. 82 and before: git log.
-REASONER_VERSION = 85
+# version). 86: a class synonym must be WordNet kin; "which state capital" asks for the capital's objects. 85: with
+# no corpus and no class asked, a last step no word names pays. 84: a relation name of a verb and prepositions gives
+# its objects no noun ("works at"). 83 and before: git log.
+REASONER_VERSION = 86
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
