@@ -99,8 +99,7 @@ def verb_only(relation: str) -> bool:
     """A name that is a verb and its prepositions only (works_at, lives_in, depends_on): `object_noun` keeps the
     verb then ("work", "life"), for want of a noun, and that word names no objects. A made-up museum KG's
     "which works given by X are on display?" asked for the museums of `worksAt`."""
-    segments = path_segments(relation)
-    ws = [w.lower() for w in words(segments[-1] if segments else relation)]
+    ws = relation_label(relation).split()
     return len(ws) > 1 and _is_inflected_verb(ws[0]) and all(w in _PREPOSITIONS for w in ws[1:])
 
 

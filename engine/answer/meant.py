@@ -15,14 +15,13 @@ from typing import Iterable
 
 from engine.programs.matching import unmatched
 from engine.programs.sexpr import Program, Relation, walk
-from lemminflect import getAllLemmas
 
 from kg_adapters.schema import Schema
 
 from .named import COMPOUND_HEAD_LETTERS, Spelling, words_of
 from .question import Question
 from .retrieve import TextEmbedder
-from .words import STOP, fold
+from .words import STOP, fold, may_be_verb
 
 # A question word names a relation by meaning at this cosine or more (MiniLM-L6, single words against the
 # relation's label, reverse label and lexicon words). Replayed on the finalists of four bench.kgs row sets (the v47
@@ -53,10 +52,13 @@ def content_words(question: Question) -> list[str]:
 
 def verb_words(question: Question) -> frozenset[str]:
     """The question's own words that stand as verbs: words that can be verbs, not after a determiner ("a country
-    that borders X", not "which pieces did X give?")."""
+    that borders X", not "which pieces did X give?"). A verb states a tie between the things a question names, so a
+    reading without a step for it answers another question; a noun may be the asked class's own word in the KG's
+    terms ("which airlines are not budget carriers?" asks for airlines, however near "carriers" lies to
+    `fleet_size`), which leaves it no step to ask for."""
     words = _own_words(question)
     return frozenset(w for before, w in zip(["", *words], words)
-                     if w not in STOP and len(w) >= MIN_LETTERS and before not in DETERMINERS and _may_be_verb(w))
+                     if w not in STOP and len(w) >= MIN_LETTERS and before not in DETERMINERS and may_be_verb(w))
 
 
 # Words before a noun that make it one: articles, "which", possessives, quantifiers (English grammar; not "that", which
@@ -126,14 +128,6 @@ def unspent_words(program: Program, named: dict[str, Spelling], meaning: Meaning
     open_verbs = [relations for relations in open_verbs if relations]
     steps = [node.name for node in walk(program) if isinstance(node, Relation) and node.name not in named]
     return len(open_verbs) - (len(steps) - len(unmatched(steps, open_verbs)))
-
-
-def _may_be_verb(word: str) -> bool:
-    """Whether a word can be a verb ("borders", "earn", "acted"). A verb states a tie between the things a question
-    names, so a reading without a step for it answers another question; a noun may be the asked class's own word in
-    the KG's terms ("which airlines are not budget carriers?" asks for airlines, however near "carriers" lies to
-    `fleet_size`), which leaves it no step to ask for."""
-    return bool(getAllLemmas(word).get("VERB"))
 
 
 def _spells(word: str, spelling: set[str]) -> bool:

@@ -24,8 +24,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lemminflect import getAllLemmas
-
 from engine.programs.sexpr import Entity, Literal, Node
 from engine.programs.validate import QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.readable import object_noun
@@ -51,7 +49,8 @@ from .nouns import classes_named_or_denied, ranked_subjects, relation_nouns, wit
 from .quantities import in_units, measures_lengths, unit_after, with_numbers
 from .where import WHERE_WORD, Where
 from .who import Who
-from .words import ARTICLES, STOP, dates_as_iso, fold, numbers_as_digits, ordinals_as_values, word_forms
+from .words import (ARTICLES, STOP, dates_as_iso, fold, may_be_verb, numbers_as_digits, ordinals_as_values,
+                    word_forms)
 
 ENTITIES_PER_MENTION = 2
 # The wh-word of an asked class: "which languages", "what are the films that ...", "who are the players",
@@ -214,10 +213,10 @@ class QuestionReader:
                 continue
             while i + 1 < len(classes) and not text[mention.end : classes[i + 1].start].strip():
                 i, mention = i + 1, classes[i + 1]  # "what film genre": the last noun is the one asked for
-            after = _next_word(text, mention.end)  # "which state capital": a relation's noun heads the compound
-            head = nouns.get(after, ((), True)) if not getAllLemmas(after).get("VERB") else ((), True)
-            if head[0] and not head[1]:  # (a verb there is the clause's: "which countries border X")
-                asked |= set(head[0])
+            after = _next_word(text, mention.end)  # "which state capital": a relation's noun heads the compound,
+            objects, valued = nouns.get(after, ((), True))  # but a verb is the clause's ("which countries border X")
+            if objects and not valued and not may_be_verb(after):
+                asked |= set(objects)
                 continue
             asked |= {c.label for c in mention.candidates if c.kind == "class" and self.schema.class_(c.label)}
         if (classes and _POSSESSED.search(text[: classes[-1].start]) and not text[classes[-1].end :].strip(" ?.!")

@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from lemminflect import getAllLemmas
 from numerizer import numerize
 
 from kg_adapters.person_nouns import PERSON_WORDS, names_a_person
@@ -304,3 +305,8 @@ def _caps_informative(toks) -> bool:
         return True
     upper = sum(w[:1].isupper() for w in words[1:])
     return upper < 0.75 * (len(words) - 1)
+
+
+def may_be_verb(word: str) -> bool:
+    """Whether a word can be a verb ("borders", "earn", "acted"), whatever else it can be."""
+    return bool(getAllLemmas(word).get("VERB"))
