@@ -23,8 +23,9 @@ class RelationWords:
 # Bumped when the builder keeps other words, so that a lexicon built by an older rule is built again (2: only
 # words with one owner, engine.bootstrap.lexicon.distinct; 3: and the kinds WordNet gives, engine.bootstrap.kinds;
 # 5: of the senses nearest each end's own reading. 4 is skipped: a try that did not land wrote lexicon-v4 files. 6: no
-# word naming another class; a "<noun> of" name's noun and its kinds for the subjects.)
-LEXICON_VERSION = 6
+# word naming another class; a "<noun> of" name's noun and its kinds for the subjects. 7: nor a word of another
+# class's first WordNet sense: "class" for a course.)
+LEXICON_VERSION = 7
 
 
 def lexicon_path(cache_dir: str | Path, fingerprint: str) -> Path:

@@ -213,6 +213,28 @@ def test_a_word_that_names_another_class_is_that_classs(small_kg, embedder) -> N
     assert "party" in kept(["party", "group"], parties, embedder, frozenset())
 
 
+FACULTY = """\
+@prefix f: <http://example.org/faculty/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+f:Lecturer rdfs:label "lecturer" . f:Department rdfs:label "department" . f:Course rdfs:label "course" .
+f:member_of rdfs:label "member of" ; rdfs:domain f:Lecturer ; rdfs:range f:Department .
+f:teaches rdfs:label "teaches" ; rdfs:domain f:Lecturer ; rdfs:range f:Course .
+f:ann a f:Lecturer ; rdfs:label "Ann Moss" ; f:member_of f:maths ; f:teaches f:algebra .
+f:maths a f:Department ; rdfs:label "Mathematics" .
+f:algebra a f:Course ; rdfs:label "Algebra" .
+"""
+
+
+def test_a_word_of_another_classs_first_sense_is_that_classs(small_kg, embedder) -> None:
+    """The 0.5B model gave "class" for the department a professor is a member of (university, 2026-12-06), and
+    "which class has the fewest people enrolled" then asked for departments. A course is first "course of study,
+    course of instruction, class" in WordNet, so "class" names the course class, not that end."""
+    kg = small_kg("faculty.ttl", FACULTY)
+    departments, courses = (end(kg.schema, kg.schema.relation(name), True) for name in ("member_of", "teaches"))
+    assert "class" not in kept(["class", "faculty", "section"], departments, embedder, frozenset())
+    assert "class" in kept(["class", "lesson"], courses, embedder, frozenset())
+
+
 def test_the_noun_of_a_noun_of_name_and_its_kinds_call_the_subjects(small_kg, embedder) -> None:
     """`member of`: a member of a party is the member (readable.subject_role), so "member"'s kinds ("councillor")
     are words for the subjects, never for the party."""

