@@ -21,7 +21,7 @@ from kg_adapters.schema import Schema
 from .named import COMPOUND_HEAD_LETTERS, Spelling, words_of
 from .question import Question
 from .retrieve import TextEmbedder
-from .words import STOP, fold, may_be_verb
+from .words import DETERMINERS, STOP, fold, may_be_verb
 
 # A question word names a relation by meaning at this cosine or more (MiniLM-L6, single words against the
 # relation's label, reverse label and lexicon words). Replayed on the finalists of four bench.kgs row sets (the v47
@@ -61,10 +61,6 @@ def verb_words(question: Question) -> frozenset[str]:
                      if w not in STOP and len(w) >= MIN_LETTERS and before not in DETERMINERS and may_be_verb(w))
 
 
-# Words before a noun that make it one: articles, "which", possessives, quantifiers (English grammar; not "that", which
-# also opens a relative clause: "a country that borders X").
-DETERMINERS = frozenset("the a an which what whose this these those its their his her my our your each every some "
-                        "any no all many several both".split())
 
 
 def _own_words(question: Question) -> list[str]:

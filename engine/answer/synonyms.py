@@ -25,7 +25,7 @@ from kg_adapters.schema import Schema
 
 from .mentions import Candidate
 from .retrieve import TextEmbedder
-from .words import QuestionTokens, may_be_verb
+from .words import DETERMINERS, QuestionTokens, may_be_verb
 
 # MiniLM cosines of question words to the nearest label of the MoviesKG, geography and WorldCup schemas:
 # synonyms film 0.84, movies 0.81, nation 0.77, town 0.77, screenwriter 0.74, cast 0.74, films 0.73,
@@ -187,15 +187,11 @@ def mark_schema_words(ctx: QuestionTokens, synonyms: SchemaSynonyms,
             ctx.synonym_classes[word] = meaning.class_name
 
 
-# Words before a noun that names what is asked or counted: "which class", "how many classes", "the section".
-_BEFORE_CLASS = frozenset({"which", "what", "many", "the", "a", "an", "each", "every", "any", "whose"})
-
-
 def _heads_asked_phrase(ctx: QuestionTokens, k: int) -> bool:
-    """Where a word named by a WordNet sense alone stands as a class noun would: after "which", "how many" or an
-    article, and not before a noun it qualifies. The words of a sense are also verbs and modifiers: a made-up
+    """Where a word named by a WordNet sense alone stands as a class noun would: after a determiner ("which class",
+    "how many classes", "their section"), and not before a noun it qualifies. The words of a sense are also verbs and modifiers: a made-up
     airline KG's "does flight TA88 land in" (`country` is first "state, nation, land"), a museum's "what art
     movement" (`artwork`)."""
     before = ctx.folded[k - 1] if k else ""
     after = ctx.folded[k + 1] if k + 1 < len(ctx.folded) else ""
-    return before in _BEFORE_CLASS and not (after.isalpha() and is_noun(after) and not may_be_verb(after))
+    return before in DETERMINERS and not (after.isalpha() and is_noun(after) and not may_be_verb(after))

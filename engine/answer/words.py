@@ -182,6 +182,10 @@ STOP = frozenset(
     """.split()
 )
 ARTICLES = frozenset({"the", "a", "an"})
+# Words before a noun that make it one: articles, "which", possessives, quantifiers (English grammar; not "that", which
+# also opens a relative clause: "a country that borders X").
+DETERMINERS = frozenset("the a an which what whose this these those its their his her my our your each every some "
+                        "any no all many several both".split())
 
 
 def schema_words(schema: Schema) -> set[str]:
