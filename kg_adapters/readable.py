@@ -142,6 +142,19 @@ def names_people(nouns: list[str]) -> bool:
     return len(nouns) > 1 and all(is_agent_noun(n.split()[-1]) or n in _PERSON_WORDS for n in nouns)
 
 
+def shared_head(nouns: list[str]) -> str | None:
+    """The head noun that more of a class's role nouns end with than any other, two at least: "club" for "home
+    club", "away club", "champion", "runner up" and "play" (a made-up league KG's clubs); "ingredient" for
+    "ingredient" and "main ingredient". English compounds name a kind of their head (a home club is a club), so
+    the head names the objects, where a namer asked for one noun for all of them had called league clubs "soccer
+    team" and recipe ingredients "vegetable" (bench/probes). None where no head is shared so."""
+    heads = Counter(noun.split()[-1] for noun in nouns).most_common(2)
+    if not heads or heads[0][1] < 2 or len(heads) > 1 and heads[1][1] == heads[0][1]:
+        return None
+    head = heads[0][0]
+    return head if is_noun(head) and not is_function_word(head) else None
+
+
 def is_agent_noun(noun: str) -> bool:
     """A verb plus -er/-or (director, writer, player, runner): morphology, so it also takes "computer"."""
     if len(noun) < 5 or not noun.endswith(("er", "or")):

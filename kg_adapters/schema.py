@@ -49,11 +49,11 @@ from .base import (
 from .naming import class_iri, local_name
 from .person_nouns import names_a_person
 from .readable import (is_agent_noun, kind_noun, names_people, object_noun, relation_label, reverse_label,
-                       subject_noun, words)
+                       shared_head, subject_noun, words)
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 12  # bump when reading or induction changes, so cached schemas are rebuilt (11: agent nouns; 12: no
-# class or relation of RDF's own vocabulary, kg_adapters.base.is_vocabulary)
+SCHEMA_VERSION = 13  # bump when reading or induction changes, so cached schemas are rebuilt (11: agent nouns; 12: no
+# class or relation of RDF's own vocabulary, kg_adapters.base.is_vocabulary; 13: a mixed class's shared head noun)
 
 
 @dataclass(frozen=True)
@@ -686,14 +686,18 @@ def _induced_name(group: list[Role]) -> tuple[str, bool, bool]:
     noun an object role's name holds (`kind_noun`: in_country -> country), else by the one agent noun of its object
     roles (coached_by -> coach). Where none says, what the subjects are takes knowledge of the world, not of
     English: they get a stand-in name from their first relation, marked provisional for a namer to replace. Objects that relations call by several nouns are a mixed class:
-    the nouns stay its name, and a namer adds one noun for them all (ClassInfo.also)."""
+    the nouns stay its name, and a namer adds one noun for them all (ClassInfo.also), unless most of the nouns
+    share their head noun: a home club and an away club are clubs (`shared_head`)."""
     objects = [r for r in group if r.side == OBJECT]
     subjects = [r for r in group if r.side == SUBJECT]
     if objects and len(objects) >= len(subjects):
         nouns = sorted({_agent_name(r.relation) or object_noun(r.relation) for r in objects})
         if names_people(nouns):
             return "person", False, False
-        return (nouns[0], False, False) if len(nouns) == 1 else (" or ".join(nouns[:3]), False, True)
+        if len(nouns) == 1:
+            return nouns[0], False, False
+        head = shared_head(nouns)
+        return (head, False, False) if head else (" or ".join(nouns[:3]), False, True)
     named = subject_noun([r.relation for r in subjects])
     if named:
         return named, False, False

@@ -10,8 +10,8 @@ from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
 from kg_adapters.naming import entity_iri
 from engine.programs.verbalize import verbalize
-from kg_adapters.readable import (names_people, object_noun, reading_noun, relation_label, reverse_label, subject_noun,
-                                  subject_role, word_forms)
+from kg_adapters.readable import (names_people, object_noun, reading_noun, relation_label, reverse_label, shared_head,
+                                  subject_noun, subject_role, word_forms)
 from kg_adapters.schema import Schema
 from tests.conftest import read_table
 
@@ -121,6 +121,30 @@ def test_a_class_named_like_a_relation_hides_neither(small_kg) -> None:
     answers = kg.executor.execute(parse('(JOIN continent "Europe")')).answers
     assert sorted(a.label for a in answers) == ["France", "Spain"]
     assert [a.label for a in kg.executor.execute(parse("(COUNT continent)")).answers] == ["2"]
+
+
+def test_objects_whose_role_nouns_share_a_head_are_named_by_it(small_kg) -> None:
+    """Clubs that matches call a home club and an away club, and seasons a champion: most of the role nouns end
+    in "club", so the class is clubs, not a mixed "away club or champion or home club" for a namer to name."""
+    rows = [(f"M{i}", "home_club", f"Club {i % 3}") for i in range(6)]
+    rows += [(f"M{i}", "away_club", f"Club {(i + 1) % 3}") for i in range(6)]
+    rows += [(f"Season {year}", "champion", f"Club {year % 3}") for year in (2019, 2020, 2021)]
+    kg = small_kg("league.psv", "".join(f"{s}|{r}|{o}\n" for s, r, o in rows))
+    (club,) = kg.schema.relation("home_club").range
+    info = kg.schema.class_(club)
+    assert (info.name, info.label, info.mixed) == ("club", "club", False)
+    assert kg.schema.relation("champion").range == (club,)
+    assert club not in kg.unnamed_classes()  # nothing left for the namer to name
+
+
+@pytest.mark.parametrize("nouns, head", [
+    (["away club", "champion", "home club"], "club"), (["ingredient", "main ingredient"], "ingredient"),
+    (["capital", "headquartered", "located"], None), (["birth place", "death place"], "place"),
+    (["athlete", "country"], None), (["away club", "champion", "home club", "play", "runner up"], "club"),
+    (["birth place", "death place", "home club", "away club"], None),
+])
+def test_the_head_most_role_nouns_share(nouns: list[str], head: str | None) -> None:
+    assert shared_head(nouns) == head
 
 
 @pytest.mark.parametrize("noun, person", [
