@@ -1,7 +1,7 @@
 """Replay a change to the final re-rank on recorded bench.kgs rows, without answering again.
 
     python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5] [--stand-in 0 0.5] [--unnamed 0 0.1]
-                           [--detour 0 0.2] [--unspent 0 0.1]
+                           [--detour 0 0.2] [--unspent 0 0.1] [--voice 0 0.5]
 
 bench.kgs keeps each finalist's scores and F1 (`Row.alternative_scores`, `Row.alternative_f1`), so a change to
 how the final score weighs them picks another winner among the same finalists, and its F1 is known. Only the
@@ -25,7 +25,9 @@ round trip below the last step (engine.answer.walk_back.detours); rows of v51 or
 its weight (0.2, chosen on rows of v50 with a one-off script); older rows count as none. `--unspent`: an extra penalty
 per question word that means a relation of some finalist (engine.answer.meant, by the sentence embedder) and spells
 none, where no step of this finalist means it (engine.answer.meant.unspent_words); rows of v77 or later record the
-count and include `meant.UNSPENT_WEIGHT`; `mark` counts it for older rows.
+count and include `meant.UNSPENT_WEIGHT`; `mark` counts it for older rows. `--voice`: an extra penalty on a finalist
+that answers with the other end of the main verb's relation than the verb's voice asks for
+(engine.answer.voice.reads_backwards); rows of v88 or later include `voice.VOICE_WEIGHT`; `mark` marks older rows.
 Prints tune and check F1 per KG: a figure, never a check row.
 """
 
@@ -43,6 +45,7 @@ from engine.answer.named import unnamed_steps
 from engine.answer.question import _SAME, QuestionReader
 from engine.answer.walk_back import walks_back
 from engine.answer.stand_in import stands_in
+from engine.answer.voice import reads_backwards
 from engine.config import ScoutConfig
 from engine.lm.embedder import Embedder
 from engine.programs.sexpr import parse, relations
@@ -50,7 +53,7 @@ from engine.scout import Scout
 
 
 def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
-                detour: float = 0.0, unspent: float = 0.0) -> float:
+                detour: float = 0.0, unspent: float = 0.0, voice: float = 0.0) -> float:
     """The F1 of the finalist that wins once `walk_back` is taken off each unasked walk back's final score,
     `stand_in` off each that stands in for a name, `unnamed` per step no question word names and `unspent` per
     question word that means a finalist's relation and no step of this one (the last three need `mark`)."""
@@ -67,6 +70,7 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
         penalty += unnamed * scores["unnamed"] if unnamed else 0.0
         penalty += detour * scores.get("detours", 0)
         penalty += unspent * scores["unspent"] if unspent else 0.0
+        penalty += voice * scores["backwards"] if voice else 0.0
         return not scores["asked_class"], -(scores["final"] - penalty)
 
     best = min(scored, key=rank)
@@ -74,12 +78,12 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
 
 
 def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
-          detour: float = 0.0, unspent: float = 0.0) -> list[str]:
+          detour: float = 0.0, unspent: float = 0.0, voice: float = 0.0) -> list[str]:
     """ "<kg> tune F1 / check F1" per KG, in percent."""
     out = []
     for kg in sorted({r["kg"] for r in rows}):
         halves = {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")}
-        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour, unspent) for r in rs) / len(rs)
+        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour, unspent, voice) for r in rs) / len(rs)
               if rs else float("nan") for h, rs in halves.items()}
         out.append(f"{kg} {f1['tune']:.1f} / {f1['check']:.1f}")
     return out
@@ -90,7 +94,7 @@ def mark(rows: Sequence[dict]) -> None:
     (engine.answer.meant.unspent_words) on each scored finalist of rows written before the reasoner recorded them
     (v43; "unspent" v77): each KG's questions are read again against its labels, and their words against the
     finalists' relations by the sentence embedder (no corpus and no language model)."""
-    todo = [r for r in rows if any(s.get("final") is not None and "unspent" not in s for s in r["alternative_scores"])]
+    todo = [r for r in rows if any(s.get("final") is not None and "backwards" not in s for s in r["alternative_scores"])]
     scout = Scout(ScoutConfig())
     embedder = Embedder.load(scout.config.embedder) if todo else None
     for kg in sorted({r["kg"] for r in todo}):
@@ -106,6 +110,7 @@ def mark(rows: Sequence[dict]) -> None:
                     scores.setdefault("stands_in", stands_in(question, node, session.schema))
                     scores.setdefault("unnamed", unnamed_steps(node, question.named_relations))
                     scores["unspent"] = unspent_words(node, question.named_relations, meaning)
+                    scores["backwards"] = reads_backwards(node, question.voice)
         finally:
             session.close()
 
@@ -120,17 +125,21 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="extra penalties per step over a relation no question word names (the same)")
     parser.add_argument("--detour", nargs="+", type=float, default=[0.0],
                         help="extra penalties per round trip below the last step (rows of v51 or later)")
+    parser.add_argument("--voice", nargs="+", type=float, default=[0.0],
+                        help="extra penalties on a finalist answering with the other end of the main verb's relation "
+                             "than its voice asks (engine.answer.voice; reads each KG's labels)")
     parser.add_argument("--unspent", nargs="+", type=float, default=[0.0],
                         help="extra penalties per question word that means a finalist's relation and no step of this "
                              "one (reads each KG's labels and loads the sentence embedder)")
     args = parser.parse_args(argv)
     for path in args.rows:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if any(args.stand_in) or any(args.unnamed) or any(args.unspent):
+        if any(args.stand_in) or any(args.unnamed) or any(args.unspent) or any(args.voice):
             mark(rows)
-        for weights in itertools.product(args.walk_back, args.stand_in, args.unnamed, args.detour, args.unspent):
-            named = " ".join(f"{flag} {w}" for flag, w in zip(("walk-back", "stand-in", "unnamed", "detour", "unspent"),
-                                                              weights))
+        for weights in itertools.product(args.walk_back, args.stand_in, args.unnamed, args.detour, args.unspent,
+                                         args.voice):
+            named = " ".join(f"{flag} {w}" for flag, w in zip(("walk-back", "stand-in", "unnamed", "detour", "unspent",
+                                                               "voice"), weights))
             print(f"{path.name} {named}: " + " | ".join(table(rows, *weights)), flush=True)
 
 

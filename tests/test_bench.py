@@ -73,6 +73,8 @@ def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_each_pe
     assert replayed_f1({**row, "alternative_scores": steps}, 0.0, 0.0, 0.0, 0.1) == 0.0  # rows before v51: none
     words = [{**scores(-3.58), "unspent": 1}, {**scores(-3.60), "unspent": 0}, scores(None, asked=False)]
     assert replayed_f1({**row, "alternative_scores": words}, 0.0, 0.0, 0.0, 0.0, 0.1) == 1.0  # its unspent word pays
+    backwards = [{**scores(-3.58), "backwards": True}, {**scores(-3.60), "backwards": False}, scores(None, asked=False)]
+    assert replayed_f1({**row, "alternative_scores": backwards}, 0.0, voice=0.1) == 1.0  # its verb read backwards pays
 
 
 @pytest.mark.parametrize("name", ["company", "family", "usgeo", "science"])

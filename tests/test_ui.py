@@ -135,6 +135,14 @@ def test_details_show_program_sparql_linked_alternatives_and_time():
     assert "11.2 s" in text
 
 
+def test_an_alternative_that_reads_the_verb_backwards_says_so():
+    alternatives = (Alternative('(JOIN (R directed_by) "Alien")', -2.96, -3.06, -3.01),
+                    Alternative('(JOIN directed_by (JOIN (R directed_by) "Alien"))', -2.9, -3.0, -3.9, backwards=True))
+    text = render.details_markdown(result(alternatives=alternatives))
+    assert "| 2 | `(JOIN directed_by (JOIN (R directed_by) \"Alien\"))` |  | weighed, and scored lower (reads the " \
+           "question's verb the other way round) |" in text
+
+
 def test_alternatives_say_in_words_what_each_one_is():
     text = render.details_markdown(result(), readings={'(JOIN (R has_genre) "Alien")': "the genre of Alien"})
     table = text[text.index("Top alternatives"):text.index("<details")]

@@ -186,6 +186,8 @@ def alternatives_markdown(alternatives: Iterable, limit: int = MAX_ALTERNATIVES,
 def _standing(rank: int, alt) -> str:
     """One alternative's place in words."""
     asked = " (answers with what the question asks for)" if getattr(alt, "asked_class", False) else ""
+    if getattr(alt, "backwards", False):
+        asked += " (reads the question's verb the other way round)"
     if rank == 1:
         return "chosen" + asked
     if getattr(alt, "final", None) is None:

@@ -29,24 +29,15 @@ from engine.programs.validate import QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema
 
-from .degree import (
-    THAN_ANY,
-    asks_count,
-    bounds,
-    comparatives,
-    graded_words,
-    is_superlative,
-    ranks_another,
-    rankings,
-    superlative_offsets,
-    superlative_phrases,
-)
+from .degree import (THAN_ANY, asks_count, bounds, comparatives, graded_words, is_superlative, ranks_another, rankings,
+                     superlative_offsets, superlative_phrases)
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED
 from .nouns import classes_named_or_denied, ranked_subjects, relation_nouns, without_possessors
 from .quantities import in_units, measures_lengths, unit_after, with_numbers
+from .voice import Voiced, voiced
 from .where import WHERE_WORD, Where
 from .who import Who
 from .words import (ARTICLES, STOP, dates_as_iso, fold, may_be_verb, numbers_as_digits, ordinals_as_values,
@@ -109,6 +100,7 @@ class Question:
     superlative_at: tuple[int, ...] = ()  # offsets of the superlative words outside names ("most", "largest")
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
     named_relations: dict[str, Spelling] = field(default_factory=dict)  # relation -> the words that spell it
+    voice: Voiced | None = None  # the relation of the main verb and the end asked for ("who advises X": the adviser)
     class_words: dict[str, frozenset[str]] = field(default_factory=dict)  # class name -> the words naming it
     # a number written with a unit ("taller than 2 metres"): its mention -> the numeric relations of the unit's
     # dimension, each with the number in the unit that relation spells (`quantities.in_units`)
@@ -194,6 +186,7 @@ class QuestionReader:
             words={a.node: a.word for a in anchors} | {literal: a.word for a in anchors
                                                           for literal in measures.get(a.mention, {}).values()},
             named_relations=named,
+            voice=voiced(text, named, self.schema),
             class_words=_class_words(linking),
             measures=measures,
         )

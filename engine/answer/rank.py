@@ -42,6 +42,7 @@ from .question import Question
 from .search import ProgramCandidate, Search
 from .stand_in import STAND_IN_WEIGHT, stands_in
 from .usual import UNUSUAL_WEIGHT
+from .voice import VOICE_WEIGHT, reads_backwards
 from .walk_back import DETOUR_WEIGHT, WALK_BACK_WEIGHT, detours, repeats, walks_back
 
 SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in the prompt
@@ -116,6 +117,7 @@ class Alternative:
     unnamed: int = 0  # steps over relations no word of the question spells or means (UNNAMED_WEIGHT each)
     detours: int = 0  # round trips below the last step that the question does not ask for (DETOUR_WEIGHT each)
     unspent: int = 0  # question verbs that mean a finalist's relation and that no step of it means (UNSPENT_WEIGHT)
+    backwards: bool = False  # answers with the other end of the main verb's relation than asked (VOICE_WEIGHT)
 
 
 class Ranker:
@@ -281,6 +283,7 @@ class Ranker:
         unnamed = unnamed_steps(cand.program, question.named_relations, meaning.relations)
         unspent = unspent_words(cand.program, question.named_relations, meaning)
         detour = 0 if question.asks_same else detours(cand.program, question.named_relations)
+        backwards = reads_backwards(cand.program, question.voice)
         # with no corpus and no class asked for, nothing else tells an extra last step from the answer's own
         last = (alpha == 0.0 and not question.asked_types
                 and walks_on_unnamed(cand.program, question.named_relations, meaning.relations))
@@ -293,10 +296,11 @@ class Ranker:
             back = 0.0 if question.asks_same else WALK_BACK_WEIGHT * walks_back(cand.program)
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed
-                     - DETOUR_WEIGHT * detour - UNSPENT_WEIGHT * unspent - LAST_STEP_WEIGHT * last)
+                     - DETOUR_WEIGHT * detour - UNSPENT_WEIGHT * unspent - LAST_STEP_WEIGHT * last
+                     - VOICE_WEIGHT * backwards)
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
-                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed, detour, unspent)
+                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed, detour, unspent, backwards)
 
     def _inverse_prompt(self, exemplars: list[CorpusRecord]) -> str:
         examples = "".join(f"Query: {self.plain_reading(r.program)}\nQuestion: {r.question}\n\n" for r in exemplars)

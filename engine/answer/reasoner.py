@@ -58,10 +58,10 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 87: a word of one class's first WordNet sense names that class ("class" for `course`). 86: a class
-# synonym must be WordNet kin; "which state capital" asks for the capital's objects. 85: with no corpus and no class
-# asked, a last step no word names pays. 84 and before: git log.
-REASONER_VERSION = 87
+# version). 88: the main verb's voice says which end of its relation is asked (engine.answer.voice). 87: a word of
+# one class's first WordNet sense names that class ("class" for `course`). 86: a class synonym must be WordNet kin.
+# 85 and before: git log.
+REASONER_VERSION = 88
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
