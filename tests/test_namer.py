@@ -7,7 +7,7 @@ from tests.conftest import FIXTURES
 
 from engine.bootstrap.corpus import Corpus
 from engine.bootstrap.explorer import ExploredProgram
-from engine.bootstrap.namer import _noun, ensure_named, name_classes, sketch_class
+from engine.bootstrap.namer import _head, _kept, _noun, ensure_named, name_classes, sketch_class
 from engine.programs.kg import KnowledgeGraph
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema, SchemaEdit, rename_classes
@@ -174,3 +174,11 @@ def test_the_relations_name_a_class_whose_members_are_codes(llm):
     elsewhere = frozenset(relations) | {object_noun(r.replace(" ", "_")) for r in relations}
     sketch = Sketch(("INV-2231", "INV-2232", "INV-2240"), relations, elsewhere)
     assert name_sketch(sketch, llm).noun == "invoice"
+
+
+def test_a_noun_the_members_relate_to_is_no_proposal_but_an_of_phrase_names_its_first_noun() -> None:
+    """Matches relate to a "player of the match": that phrase names a player, so "match" stays a proposal for them
+    (before, its last word was taken for its head and "match" was dropped), while "player" and "star player" go."""
+    elsewhere = frozenset({"player of the match", "home club", "club"})
+    assert _head("player of the match") == "player" and _head("famous writer") == "writer"
+    assert _kept(["match", "team", None, "star player", "club", "match"], elsewhere) == ["match", "team"]
