@@ -90,10 +90,11 @@ def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed
 
 
 def mark(rows: Sequence[dict]) -> None:
-    """Set "stands_in" (engine.answer.stand_in), "unnamed" (engine.answer.named.unnamed_steps) and "unspent"
-    (engine.answer.meant.unspent_words) on each scored finalist of rows written before the reasoner recorded them
-    (v43; "unspent" v77): each KG's questions are read again against its labels, and their words against the
-    finalists' relations by the sentence embedder (no corpus and no language model)."""
+    """Set "stands_in" (engine.answer.stand_in), "unnamed" (engine.answer.named.unnamed_steps), "unspent"
+    (engine.answer.meant.unspent_words) and "backwards" (engine.answer.voice.reads_backwards) on each scored finalist
+    of rows written before the reasoner recorded them (v43; "unspent" v77, "backwards" v88): each KG's questions are
+    read again against its labels, and their words against the finalists' relations by the sentence embedder (no
+    corpus and no language model)."""
     todo = [r for r in rows if any(s.get("final") is not None and "backwards" not in s for s in r["alternative_scores"])]
     scout = Scout(ScoutConfig())
     embedder = Embedder.load(scout.config.embedder) if todo else None
