@@ -27,7 +27,7 @@ from kg_adapters.readable import is_function_word, is_noun
 from kg_adapters.schema import Schema
 
 from .named import Spelling
-from .words import fold
+from .words import fold, may_be_verb
 
 # What a finalist that `reads_backwards` pays in the final re-rank (engine.answer.rank). Replayed on the recorded
 # finalists of 2,482 bench.kgs rows (`python -m bench.replay ROWS --voice 0 0.3 0.5 1.0`: every dev KG at seed 0,
@@ -101,7 +101,7 @@ def voiced(text: str, named: Mapping[str, Spelling], schema: Schema) -> Voiced |
             spelt.setdefault(word, set()).add((name, form))
     first = 2 if ws[0] == "which" else 1  # "which <noun>": the word after "which" is its noun ("which states ...")
     for k, word in enumerate(ws[first:], start=first):
-        if word in spelt and _verb_form(word) and not (ws[0] == "what" and k == 1 and is_noun(word)):  # "what courses"
+        if word in spelt and may_be_verb(word) and not (ws[0] == "what" and k == 1 and is_noun(word)):  # "what courses"
             if len(spelt[word]) > 1:
                 return None  # "works" for `works_in` and `works_on`: which one, the words around it say
             ((name, form),) = spelt[word]
@@ -152,10 +152,6 @@ def reads_backwards(program: Program, voice: Voiced | None) -> bool:
 def _verb_not_noun(word: str) -> bool:
     lemmas = getAllLemmas(word)
     return bool(lemmas.get("VERB")) and not lemmas.get("NOUN")
-
-
-def _verb_form(word: str) -> bool:
-    return bool(getAllLemmas(word).get("VERB"))
 
 
 def _inflected(word: str) -> bool:

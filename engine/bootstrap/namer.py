@@ -33,6 +33,7 @@ from lemminflect import getAllLemmas
 
 from kg_adapters.base import RDFS_LABEL, KGError, KGStore
 from kg_adapters.naming import local_name
+from kg_adapters.person_nouns import head_phrase
 from kg_adapters.readable import is_function_word, object_noun, plural, singular
 from kg_adapters.schema import OBJECT, ClassInfo, Schema
 
@@ -166,19 +167,12 @@ def name_sketch(sketch: Sketch, llm: NamingModel) -> Naming:
 
 def _kept(proposals: list[str | None], elsewhere: frozenset[str]) -> list[str]:
     """The proposals, once each, less those that name what the members relate to, by the whole noun or its head
-    ("famous writer" for books `written by` writers)."""
-    heads = {_head(noun) for noun in elsewhere if noun}
+    ("famous writer" for books `written by` writers). The head of "<noun> of <noun>" is its first noun
+    (`head_phrase`): the matches of a made-up league KG relate to a "player of the match", a player, and taking
+    "match" for that phrase's head had dropped the namer's right noun for them ("team" won; bench/probes/league.py)."""
+    heads = {words[-1] for noun in elsewhere if (words := head_phrase(noun))}
     return [noun for noun in dict.fromkeys(proposals)
             if noun and noun not in elsewhere and noun.split()[-1] not in heads]
-
-
-def _head(noun: str) -> str:
-    """The head word of a noun phrase: its last word before a preposition. The matches of a made-up league KG relate
-    to a "player of the match", a player, and taking "match" for that phrase's head had dropped the namer's right
-    noun for them ("team" won; bench/probes/league.py)."""
-    ws = noun.split()
-    cut = next((i for i, w in enumerate(ws) if i and is_function_word(w)), len(ws))
-    return ws[cut - 1]
 
 
 def _in_most_labels(noun: str, members: tuple[str, ...]) -> bool:
