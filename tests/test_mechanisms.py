@@ -728,3 +728,62 @@ def test_who_does_what_the_verb_says(tutors) -> None:
         assert {a.label for a in result.answers} == {"Jonas Berg", "Lena Moss"}, result.program
     finally:
         r.close()
+
+
+# --------------------------------------- "how many <noun>": a count, unless a number the KG holds measures the noun
+MENU_TTL = """\
+@prefix m: <http://example.org/menu/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+m:Restaurant a rdfs:Class ; rdfs:label "restaurant" .
+m:Meal a rdfs:Class ; rdfs:label "meal" .
+m:Town a rdfs:Class ; rdfs:label "town" .
+m:serves rdfs:label "serves" ; rdfs:domain m:Restaurant ; rdfs:range m:Meal .
+m:located_in rdfs:label "located in" ; rdfs:domain m:Restaurant ; rdfs:range m:Town .
+m:rating rdfs:label "rating" ; rdfs:domain m:Restaurant ; rdfs:range xsd:decimal .
+m:seats rdfs:label "seats" ; rdfs:domain m:Restaurant ; rdfs:range xsd:integer .
+m:population rdfs:label "population" ; rdfs:domain m:Town ; rdfs:range xsd:integer .
+m:villa_ferro a m:Restaurant ; rdfs:label "Villa Ferro" ; m:serves m:risotto , m:arancini , m:tiramisu , m:gnocchi ;
+    m:located_in m:porto_vell ; m:rating 4.6 ; m:seats 40 .
+m:sabai a m:Restaurant ; rdfs:label "Sabai Garden" ; m:serves m:pad_thai , m:larb ; m:located_in m:porto_vell ;
+    m:rating 4.2 ; m:seats 25 .
+m:porto_vell a m:Town ; rdfs:label "Porto Vell" ; m:population 48000 .
+m:risotto a m:Meal ; rdfs:label "Risotto" .
+m:arancini a m:Meal ; rdfs:label "Arancini" .
+m:tiramisu a m:Meal ; rdfs:label "Tiramisu" .
+m:gnocchi a m:Meal ; rdfs:label "Gnocchi" .
+m:pad_thai a m:Meal ; rdfs:label "Pad Thai" .
+m:larb a m:Meal ; rdfs:label "Larb" .
+"""
+
+
+@pytest.fixture(scope="module")
+def menu(tmp_path_factory):
+    opened = _open(tmp_path_factory, "menu", MENU_TTL)
+    yield opened
+    opened[0].close()
+
+
+@pytest.mark.parametrize("question, measured", [
+    ("how many dishes does Villa Ferro have on the menu?", set()),  # no number measures dishes: a count answers
+    ("how many people live in Porto Vell?", {"population", "seats"}),  # a head count: the whole numbers
+    ("how many seats does Sabai Garden have?", {"seats"}),  # named
+])
+def test_the_numbers_that_may_say_how_many(menu, question: str, measured: set[str]) -> None:
+    kg, index, _, _ = menu
+    assert QuestionReader(kg.schema, index).read(question).measured == measured
+
+
+@pytest.mark.parametrize("question, answer", [
+    # before: 4.6, Villa Ferro's rating: "dishes" names no class or relation, so no COUNT fitted the question
+    ("how many dishes does Villa Ferro have on the menu?", "4"),
+    ("how many people live in Porto Vell?", "48000"),
+])
+def test_how_many_of_what_no_number_measures_is_a_count(menu, question: str, answer: str) -> None:
+    r = _zero_shot(menu)
+    try:
+        result = r.answer(question)
+        assert [a.label for a in result.answers] == [answer], result.program
+    finally:
+        r.close()
+

@@ -174,6 +174,21 @@ def test_what_a_superlative_ranks(reader: QuestionReader, question: str, asked: 
 
 
 @pytest.mark.parametrize(
+    "question, in_phrase",
+    [
+        ("which director has the highest rating", False),  # the things asked for, ranked
+        ("what is the language of the earliest film", True),  # an "of" phrase's noun, ranked
+        ("which actor starred in the oldest film", True),
+        ("which genre is used by the most films", False),  # a quantity ranks what is asked, by a count
+        ("what is the most recent film", False),
+    ],
+)
+def test_a_superlative_after_a_preposition_ranks_the_noun_it_governs(reader: QuestionReader, question: str,
+                                                                     in_phrase: bool) -> None:
+    assert reader.read(question).ranks_in_phrase is in_phrase
+
+
+@pytest.mark.parametrize(
     "question, rankings",
     [
         ("which is the oldest film by ridley scott", ("ARGMIN",)),  # the least year

@@ -11,6 +11,7 @@ from engine.answer.named import Spelling
 from engine.answer.rank import Ranker, walks_on_unnamed
 from engine.answer.walk_back import detours, repeats as _repeats
 from engine.answer.search import ProgramCandidate
+from engine.programs.executor import Answer, Execution
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
 
@@ -115,6 +116,9 @@ def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: Knowled
     [
         (frozenset(), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True, set()),
         (frozenset(), True, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), False, set()),
+        # "which airline has the biggest fleet" where no class is an airline: the ranking, no walk on from it (a
+        # made-up airline KG had answered the alliance of the airline with the biggest fleet)
+        (frozenset(), True, '(JOIN (R alliance) (ARGMAX operator fleet_size))', frozenset({"alliance"}), False, set()),
         (frozenset({"movie"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), True, set()),
         (frozenset({"person"}), True, '(ARGMAX (JOIN directed_by "Ridley Scott") release_year)', frozenset({"movie"}), False, set()),
         (frozenset({"movie"}), False, '(JOIN directed_by "Ridley Scott")', frozenset({"movie"}), True, set()),
@@ -135,7 +139,7 @@ def _cues(**given) -> SimpleNamespace:
     """A question's cues (engine.answer.question.Question), none asked unless given."""
     cues = dict(asks_count=False, asked_types=frozenset(), ranks_another=False, asks_superlative=False,
                 asks_negation=False, asks_yes_no=False, aggregate=None, compared=frozenset(), choice=(), text="", asks_same=False,
-                class_words={}, named_relations={})
+                class_words={}, named_relations={}, measured=frozenset(), ranks_in_phrase=False)
     return SimpleNamespace(**{**cues, **given})
 
 
@@ -186,6 +190,36 @@ def test_how_many_of_a_named_class_is_no_amount() -> None:
     people = {"population": Spelling(frozenset(), frozenset({"people"}))}
     population = ProgramCandidate(parse('(JOIN (R population) "Nova")'), "", frozenset(), frozenset({"integer"}))
     assert fits_asked(_cues(asks_count=True, text="how many people live in Nova?", named_relations=people), population)
+
+
+def test_a_ranking_in_a_phrase_may_be_walked_from() -> None:
+    """ "who is the CEO of the biggest airline": the ranking is of what the "of" phrase names."""
+    program = '(JOIN (R ceo) (ARGMAX operator fleet_size))'
+    cand = ProgramCandidate(parse(program), program, frozenset(), frozenset({"ceo"}))
+    assert fits_asked(_cues(asks_superlative=True, ranks_in_phrase=True), cand) is True
+    assert fits_asked(_cues(asks_superlative=True), cand) is False
+
+
+@pytest.mark.parametrize("program, types, counted, size, measured, fits", [
+    # "how many dishes does Villa Ferro have on the menu?": "dishes" names nothing here, and no number measures them
+    ('(COUNT (JOIN (R serves) "Villa Ferro"))', {"integer"}, {"meal"}, 4, set(), True),
+    ('(COUNT (JOIN (R located_in) "Villa Ferro"))', {"integer"}, {"town"}, 1, set(), False),  # what it has one of
+    ('(COUNT (JOIN (R rating) (JOIN (R serves) "X")))', {"integer"}, {"decimal"}, 3, set(), False),  # values
+    ('(JOIN (R rating) "Villa Ferro")', {"decimal"}, None, 1, set(), False),  # a fraction answers no "how many"
+    ('(JOIN (R seats) "Villa Ferro")', {"integer"}, None, 1, set(), True),  # a whole number it holds may
+    # "how many people live in X": `population` measures them, so no count answers
+    ('(COUNT (JOIN located_in "X"))', {"integer"}, {"restaurant"}, 2, {"population"}, False),
+    ('(JOIN (R population) "X")', {"integer"}, None, 1, {"population"}, True),
+    ('(JOIN (R seats) "X")', {"integer"}, None, 1, {"population"}, False),
+])
+def test_how_many_of_what_the_kg_does_not_name(program, types, counted, size, measured, fits) -> None:
+    count = program.startswith("(COUNT")
+    answers = () if count else tuple(Answer(str(n)) for n in range(size))
+    execution = Execution(program, "", answers, size if count else None, False, 0.0, False)
+    cand = ProgramCandidate(parse(program), program, frozenset(), frozenset(types), execution=execution,
+                            counted=frozenset(counted) if counted else None)
+    question = _cues(asks_count=True, text="how many dishes does Villa Ferro have?", measured=frozenset(measured))
+    assert fits_asked(question, cand) is fits
 
 
 @pytest.mark.parametrize("counted, fits", [

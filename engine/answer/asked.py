@@ -7,14 +7,13 @@ puts the readings that fit every cue first (`rank.py`), the pruner keeps a few o
 
 from __future__ import annotations
 
-import re
 
 from engine.programs.sexpr import (BOOLEANS, Aggregate, Compare, Count, In, Join, Literal, Not, Or, Superlative,
                                   relations, walk)
 from engine.programs.validate import LITERAL_KINDS, QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.schema import Schema
 
-from .named import words_of
+from .counted import counted_words
 from .question import Question
 from .search import ProgramCandidate
 
@@ -23,10 +22,15 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
     """Whether the candidate answers with what the question asks for: a count; else the asked class and a
     ranking, each where the question asks for one (False where it asks for neither)."""
     if isinstance(cand.program, Count):
-        return (question.asks_count and counts_named(question) and counts_the_named_class(question, cand)
-                and not counts_amounts(question, cand))
+        if not (question.asks_count and counts_the_named_class(question, cand) and not counts_amounts(question, cand)):
+            return False
+        return counts_named(question) or counts_unnamed(question, cand)
     if question.asks_count and one_amount(cand):
-        return not counts_another(question, cand)
+        if counts_named(question) or measures(question, cand):
+            return not counts_another(question, cand)
+        # what the KG holds a number of but does not list ("how many beds does X have": its `capacity`), but no
+        # fraction: a restaurant's rating 4.6 had answered "how many dishes does X have on the menu"
+        return not question.measured and cand.types <= {"integer"}
     if question.asks_count and counts_named(question):
         return False  # "how many <noun> have fewer than ..." is answered by a count, not by the things
     found = list(walk(cand.program))
@@ -45,6 +49,10 @@ def fits_asked(question: Question, cand: ProgramCandidate) -> bool:
             # not a walk from it ((JOIN (R neighbour) (ARGMAX Country (COUNT neighbour))) answers with countries
             # too). Every ranking among the 79 of geography-demo and tests/fixtures/ops_questions is outermost.
             cues.append(isinstance(cand.program, Superlative))
+    elif question.asks_superlative and not (question.asks_yes_no or question.ranks_another or question.ranks_in_phrase):
+        # nothing the KG names is asked for ("which airline has the biggest fleet" of a KG whose airlines are its
+        # `operator`s), yet the ranking still answers: no walk on from it, as (JOIN (R alliance) (ARGMAX ...)) was
+        cues.append(isinstance(cand.program, Superlative))
     return bool(cues) and all(cues)
 
 
@@ -61,7 +69,7 @@ def counts_named(question: Question) -> bool:
     """Whether what "how many" counts is something the KG names, a class ("how many japanese cities") or a
     relation ("how many neighbours"). "How many people live in Canada" names neither: it asks for an amount the
     KG holds (Canada's population), not for a count of Canada's cities."""
-    counted = _counted_words(question)
+    counted = counted_words(question.text)
     if counted is None:
         return True
     named = {w for words in question.class_words.values() for w in words}
@@ -69,12 +77,30 @@ def counts_named(question: Question) -> bool:
     return bool(counted & named)
 
 
+def counts_unnamed(question: Question, cand: ProgramCandidate) -> bool:
+    """Whether a COUNT may answer "how many" of something the KG neither names nor measures ("how many dishes
+    does X have on the menu"): where it counts more than one thing, and things, not values. Counting what X has one
+    of (its city, or the clubs whose ground it is) answers 1 to any "how many" over it, and "how many fans can X
+    hold" is its `capacity`, which `fits_asked` lets answer as a whole number; a count of populations answers no
+    "how many"."""
+    things = not (cand.counted and cand.counted <= LITERAL_KINDS)
+    return not question.measured and things and (cand.execution is None or cand.size > 1)
+
+
+def measures(question: Question, cand: ProgramCandidate) -> bool:
+    """Whether the candidate reads a number that measures what "how many" counts, where the KG names no such
+    thing: "how many people live in X" is X's `population`, but "how many dishes does X serve" no `rating` of X.
+    Where nothing measures it (`Question.measured`), the count answers: a made-up recipes KG had answered "how many
+    dishes" with a restaurant's rating, a zoo's "how many cubs has X had" with X's weight."""
+    return any(r.name in question.measured for r in relations(cand.program))
+
+
 def counts_another(question: Question, cand: ProgramCandidate) -> bool:
     """Whether "how many" names what it counts, a class or a relation, that a number the KG holds is not:
     "how many people live in Canada" asks for Canada's population (its words name no class, or the population
     itself), but X's area is no count of the states next to X, and a planet's mass no count of its moons (made-up
     US-geography and science KGs had answered so)."""
-    counted = _counted_words(question)
+    counted = counted_words(question.text)
     if not counted:
         return False
     if any(counted & words for words in question.class_words.values()):
@@ -95,7 +121,7 @@ def counts_the_named_class(question: Question, cand: ProgramCandidate) -> bool:
 
 def counted_classes(question: Question) -> frozenset[str]:
     """The classes the words after "how many" name ("how many japanese cities": city); empty where it names none."""
-    counted = _counted_words(question)
+    counted = counted_words(question.text)
     if counted is None:
         return frozenset()
     return frozenset(name for name, words in question.class_words.items() if counted & words)
@@ -106,12 +132,6 @@ def counts_amounts(question: Question, cand: ProgramCandidate) -> bool:
     eat in total?" adds up the calories of X's meals; counting their different values answers nothing asked.
     ("how many meals were there in total?" counts meals, which are no numbers.)"""
     return bool(question.aggregate and cand.counted and cand.counted <= QUANTITY_KINDS)
-
-
-def _counted_words(question: Question) -> set[str] | None:
-    """The words after "how many" (what it counts), or None where the question has no "how many"."""
-    match = _HOW_MANY.search(question.text)
-    return None if match is None else set(words_of(match.group(1)))
 
 
 def one_amount(cand: ProgramCandidate) -> bool:
@@ -144,9 +164,6 @@ _CUE_WORDS = (("asks_count", "a count"), ("asks_yes_no", "a yes or no"), ("asks_
               ("asks_negation", "an exclusion"), ("aggregate", "a total or an average"),
               ("compared", "a comparison"), ("choice", "a choice between the names"))
 
-
-# "how many" and the two words after it: what is counted ("how many japanese cities")
-_HOW_MANY = re.compile(r"\bhow many\s+(\w+(?:\s+\w+)?)", re.IGNORECASE)
 
 # A question's cue, and the node a program needs to answer it.
 _CUE_NODES = (("asks_superlative", Superlative), ("asks_negation", Not), ("asks_yes_no", In),

@@ -248,6 +248,21 @@ def ranks_another(text: str, mentions: tuple[Mention, ...], asked: frozenset[str
     return False
 
 
+def ranks_in_a_phrase(text: str, superlative_at: tuple[int, ...]) -> bool:
+    """Whether the first superlative adjective stands in a phrase after a preposition, ranking the noun it governs,
+    not the things asked for: "the capital of the largest country", "the river through the longest valley". A
+    quantity's ("used by the most countries") still ranks what the question asks for, by a count."""
+    if not superlative_at:
+        return False
+    word = re.match(r"[a-z]+", text[superlative_at[0]:].lower())
+    before = re.findall(r"[a-z]+", text[: superlative_at[0]].lower())[-2:]
+    if word is None or word.group() in QUANTITY_SUPERLATIVES or not before:
+        return False
+    return (before[-1] if before[-1] != "the" or len(before) < 2 else before[0]) in _PREPOSITIONS
+
+
+_PREPOSITIONS = frozenset("of in on at by for from with to into through across over under near".split())
+
 # A class noun, then a phrase that ranks it: "the <noun> with the largest ...", "the <noun> that has the most ...",
 # "the <noun> whose <other noun> is the longest"
 _RANKED_AFTER = re.compile(r"\s+(with|having|(that|which|who) (has|have|had)|whose(\s+[a-z]+){1,2} (is|are|was|were))"

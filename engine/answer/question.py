@@ -29,8 +29,9 @@ from engine.programs.validate import QUANTITY_KINDS, TIME_KINDS
 from kg_adapters.readable import object_noun
 from kg_adapters.schema import Schema
 
-from .degree import (THAN_ANY, asks_count, bounds, comparatives, graded_words, is_superlative, ranks_another, rankings,
-                     superlative_offsets, superlative_phrases)
+from .counted import measured
+from .degree import (THAN_ANY, asks_count, bounds, comparatives, graded_words, is_superlative, ranks_another,
+                     ranks_in_a_phrase, rankings, superlative_offsets, superlative_phrases)
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
@@ -97,9 +98,11 @@ class Question:
     rankings: tuple[str, ...] = ("ARGMAX", "ARGMIN")  # the ways a superlative may go: "oldest", "older" ARGMIN
     asked_types: frozenset[str] = frozenset()
     ranks_another: bool = False  # a superlative ranks another class: "the capital of the largest country"
+    ranks_in_phrase: bool = False  # it stands after a preposition: "the CEO of the biggest airline"
     superlative_at: tuple[int, ...] = ()  # offsets of the superlative words outside names ("most", "largest")
     words: dict[Node, str] = field(default_factory=dict)  # Entity/Literal node -> anonymised word
     named_relations: dict[str, Spelling] = field(default_factory=dict)  # relation -> the words that spell it
+    measured: frozenset[str] = frozenset()  # numeric relations that may measure what "how many" counts
     voice: Voiced | None = None  # the relation of the main verb and the end asked for ("who advises X": the adviser)
     class_words: dict[str, frozenset[str]] = field(default_factory=dict)  # class name -> the words naming it
     # a number written with a unit ("taller than 2 metres"): its mention -> the numeric relations of the unit's
@@ -153,6 +156,7 @@ class QuestionReader:
         graded = graded_words(anonymised, self._named_superlatives)
         graded_text = graded_words(text, self._named_superlatives)
         superlative = any(map(is_superlative, re.findall(r"[a-z]+", graded.lower())))
+        superlative_at = superlative_offsets(graded_text, linking.mentions)
         superlative = superlative or bool(THAN_ANY.search(anonymised)) or len(choice) > 1
         classes = classes_named_or_denied(self.schema, linking.classes, anonymised, named, asked_types)
         if not anchors and superlative:
@@ -182,10 +186,12 @@ class QuestionReader:
             rankings=rankings(graded),
             asked_types=asked_types,
             ranks_another=ranks_another(graded_text, linking.mentions, asked_types),
-            superlative_at=superlative_offsets(graded_text, linking.mentions),
+            superlative_at=superlative_at,
+            ranks_in_phrase=ranks_in_a_phrase(graded_text, superlative_at),
             words={a.node: a.word for a in anchors} | {literal: a.word for a in anchors
                                                           for literal in measures.get(a.mention, {}).values()},
             named_relations=named,
+            measured=measured(text, self.schema, named),
             voice=voiced(text, named, self.schema),
             class_words=_class_words(linking),
             measures=measures,

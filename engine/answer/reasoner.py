@@ -58,10 +58,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 88: the main verb's voice says which end of its relation is asked (engine.answer.voice). 87: a word of
-# one class's first WordNet sense names that class ("class" for `course`). 86: a class synonym must be WordNet kin.
-# 85 and before: git log.
-REASONER_VERSION = 88
+# version). 89: "how many" of what the KG neither names nor measures is a count (engine.answer.counted). 88: the
+# main verb's voice says which end of its relation is asked (engine.answer.voice). 87 and before: git log.
+REASONER_VERSION = 89
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -300,13 +299,13 @@ class Reasoner:
         return tuple(out[:MAX_SKIPPED])
 
     def _kind(self, cand: ProgramCandidate) -> str:
-        """What a reading answers with, in words: "a count", "yes or no", or its classes' labels."""
-        if isinstance(cand.program, Count):
-            return "a count"
+        """What a reading answers with, in words: "a count of <what it counts>", "yes or no", or its classes' labels."""
         if isinstance(cand.program, In):
             return "yes or no"
-        labels = sorted(self.schema.class_(t).label for t in cand.types or () if self.schema.class_(t))
-        return " or ".join(labels[:3]) or "things of no known class"
+        labels = sorted(self.schema.class_(t).label for t in (cand.counted if isinstance(cand.program, Count)
+                                                               else cand.types) or () if self.schema.class_(t))
+        named = " or ".join(labels[:3]) or "things of no known class"
+        return f"a count of {named} ({cand.size})" if isinstance(cand.program, Count) else named
 
     def _missed_message(self, question: Question, ranked: list[tuple[ProgramCandidate, Alternative]],
                         winner: ProgramCandidate) -> str | None:

@@ -123,13 +123,14 @@ class SchemaSynonyms:
         return meaning
 
 
-def kin(word: str, text: str) -> bool | None:
-    """Whether WordNet relates a question word to a class's text (see KIN_SENSES); None where it lacks either."""
+def kin(word: str, text: str, senses: int = KIN_SENSES) -> bool | None:
+    """Whether WordNet relates a question word to a class's text (see KIN_SENSES), among the first `senses`
+    senses of each; None where it lacks either."""
     net = wordnet()
     if net is None:
         return None
-    ours = net.synsets(getLemma(word, upos="NOUN")[0], pos="n")[:KIN_SENSES]
-    theirs = (net.synsets(text.replace(" ", "_"), pos="n") or net.synsets(text.split()[-1], pos="n"))[:KIN_SENSES]
+    ours = net.synsets(getLemma(word, upos="NOUN")[0], pos="n")[:senses]
+    theirs = (net.synsets(text.replace(" ", "_"), pos="n") or net.synsets(text.split()[-1], pos="n"))[:senses]
     if not ours or not theirs:
         return None
     near_ours, near_theirs = _above(ours), _above(theirs)

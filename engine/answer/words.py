@@ -159,16 +159,21 @@ def surface(text: str) -> str:
     return " ".join(m.group() for m in tokens(text))
 
 
-# Language-level words only: function words, wh-words, question verbs and generic nouns. Words of a KG's
-# own domain ("films", "directed", "capital") come from its schema (`schema_words`, `class_words`) and its
-# synonyms from the embedder (`engine.answer.synonyms`); tests/test_layout.py fails on a domain word list.
-STOP = frozenset(
+# Function words: articles, prepositions, auxiliaries, pronouns, wh-words, modals and quantifiers.
+FUNCTION_WORDS = frozenset(
     """
     a an the of in on at to for from by with without about as into onto than and or nor but not no yes
     is are was were be been being am do does did done doing has have had having
     what which who whom whose when where why how that this these those it its itself
     he she they them his her hers their theirs i me my mine you your yours we our ours us one ones
     can could would should will shall may might must there here some any all each every many much
+    """.split()
+)
+# Language-level words only: the function words, question verbs and generic nouns. Words of a KG's
+# own domain ("films", "directed", "capital") come from its schema (`schema_words`, `class_words`) and its
+# synonyms from the embedder (`engine.answer.synonyms`); tests/test_layout.py fails on a domain word list.
+STOP = FUNCTION_WORDS | frozenset(
+    """
     more most other others another same such only also just very too so then if else both either
     neither up down out over under after before between during again ever since until while
     give show list tell name names find get please let know want like
