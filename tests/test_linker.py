@@ -622,3 +622,25 @@ def test_the_head_noun_of_a_compound_class_label_names_the_class(small_kg, tmp_p
 ])
 def test_a_class_synonym_is_kin_in_wordnet(word: str, text: str, related: bool | None) -> None:
     assert kin(word, text) is related
+
+
+MEALS_TTL = """\
+@prefix m: <http://example.org/meals/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+m:Restaurant a rdfs:Class ; rdfs:label "restaurant" .
+m:Meal a rdfs:Class ; rdfs:label "meal" .
+m:serves rdfs:label "serves" ; rdfs:domain m:Restaurant ; rdfs:range m:Meal .
+m:ferro a m:Restaurant ; rdfs:label "Villa Ferro" ; m:serves m:risotto .
+m:risotto a m:Meal ; rdfs:label "Risotto" .
+"""
+
+
+def test_a_word_wordnet_calls_kin_of_a_clearly_nearest_class_names_it(small_kg, tmp_path) -> None:
+    """ "dishes" lies 0.67 from `meal`, under SYNONYM_MIN_COSINE, and 0.61 from `restaurant`; WordNet calls it kin of
+    meal. A made-up recipes KG whose namer called its dishes "meal" walked on from them to the restaurants serving
+    them ("which dishes use chickpeas?" answered restaurants). "Recipes" (0.62, no kin in WordNet) names nothing."""
+    kg = small_kg("meals.ttl", MEALS_TTL)
+    index = LabelIndex.build(kg.store, kg.schema, tmp_path, Embedder.load())
+    meal = next(c.name for c in kg.schema.classes if c.label == "meal")
+    assert index.link("which dishes does Villa Ferro serve?").classes == (meal,)
+    assert index.link("which recipes does Villa Ferro serve?").classes == ()
