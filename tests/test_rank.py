@@ -277,6 +277,27 @@ def test_a_candidate_that_fits_the_cues_is_a_finalist_whatever_it_scores(films: 
     assert ranker.with_fitting(_cues(), [one], [one, low]) == [one]  # nothing asked
 
 
+def test_the_shortest_fitting_reading_joins_where_the_best_fitting_walk_further(films: KnowledgeGraph,
+                                                                              config) -> None:
+    """Where no finalist fits, the best-scored fitting readings join, and the 0.5B forward score rises with length:
+    "who is Chen's manager?" (a made-up company KG) had four longer walks re-ranked and never (JOIN (R reports_to)
+    X). The shortest fitting reading joins them where each walks further."""
+
+    def cand(text: str, forward: float) -> ProgramCandidate:
+        program = parse(text)
+        return ProgramCandidate(program, text, frozenset(), None, execution=films.executor.execute(program),
+                                forward=forward)
+
+    one = cand('(JOIN directed_by "Ridley Scott")', -1.0)
+    longer = [cand(f'(IN "Alien" (JOIN directed_by (JOIN (R directed_by) "{film}")))', -2.0 - i)
+              for i, film in enumerate(("Blade Runner", "Gladiator", "Alien", "Star Wars"))]
+    short = cand('(IN "Alien" (JOIN directed_by "Ridley Scott"))', -9.0)
+    ranker = Ranker(films.schema, None, config, lambda iri: ())
+    assert config.beam == len(longer)
+    assert ranker.with_fitting(_cues(asks_yes_no=True), [one], [one, *longer, short]) == [one, *longer, short]
+    assert ranker.with_fitting(_cues(asks_yes_no=True), [one], [one, *longer[:3], short]) == [one, *longer[:3], short]
+
+
 def test_a_finalist_narrowed_to_what_is_asked_is_a_finalist(films: KnowledgeGraph, config) -> None:
     """ "the latest Ridley Scott movie": the ranking of a finalist that does not rank joins the finalists even
     where another finalist ranks already; of the other rankings, only the best-scored one joins."""

@@ -207,7 +207,14 @@ class Ranker:
             shorter = [c for c in fitting if c not in extra and len(relations(c.program)) < shortest]
             shorter.sort(key=lambda c: (len(relations(c.program)), best_order(c)))
             return finalists + extra + shorter[:1]
-        return finalists + fitting[: self.config.beam]
+        kept = fitting[: self.config.beam]
+        # and, as above, the shortest fitting reading where each kept one walks further: the forward score rises
+        # with length, so "who is Chen's manager?" (a made-up company KG) kept four longer walks, not (JOIN (R
+        # reports_to) X)
+        shortest = min((len(relations(c.program)) for c in kept), default=0)
+        shorter = sorted((c for c in fitting[self.config.beam:] if len(relations(c.program)) < shortest),
+                         key=lambda c: (len(relations(c.program)), best_order(c)))
+        return finalists + kept + shorter[:1]
 
     @staticmethod
     def with_fuller(question: Question, finalists: list[ProgramCandidate],
