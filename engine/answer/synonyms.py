@@ -122,9 +122,7 @@ class SchemaSynonyms:
         meaning = self._targets[best]
         if meaning.class_name is None:
             return meaning
-        rivals = [score for score, t in zip(row, self._targets)
-                  if t.class_name is not None and t.class_name != meaning.class_name]
-        if rivals and max(rivals) >= row[best] - SYNONYM_CLASS_MARGIN or kin(word, meaning.text) is False:
+        if not self._clear(row, meaning.class_name, row[best]) or kin(word, meaning.text) is False:
             return Meaning(meaning.text, None, meaning.classes)
         return meaning
 
@@ -135,10 +133,14 @@ class SchemaSynonyms:
         if not classes:
             return None
         score, meaning = max(classes, key=lambda pair: pair[0])
-        rivals = [s for s, t in classes if t.class_name != meaning.class_name]
-        if score < KIN_MIN_COSINE or (rivals and max(rivals) >= score - SYNONYM_CLASS_MARGIN):
+        if score < KIN_MIN_COSINE or not self._clear(row, meaning.class_name, score):
             return None
         return meaning if kin(word, meaning.text) else None
+
+    def _clear(self, row: np.ndarray, class_name: str, score: float) -> bool:
+        """Whether every other class lies more than SYNONYM_CLASS_MARGIN below `score`."""
+        rivals = [s for s, t in zip(row, self._targets) if t.class_name is not None and t.class_name != class_name]
+        return not rivals or max(rivals) < score - SYNONYM_CLASS_MARGIN
 
 
 def kin(word: str, text: str, senses: int = KIN_SENSES) -> bool | None:
