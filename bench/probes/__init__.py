@@ -8,12 +8,19 @@
     python -m engine evaluate --kg DIR/hospital.ttl --questions DIR/hospital_q.jsonl --fresh --cache-dir DIR/cache
     python -m bench.probes.run --out DIR [--budget 150]   # all five in turn (run.py), with a corpus or without
     python bench/probes/geography.py DIR    # natural questions on our own geography KG (session 46, not blind)
+    python bench/probes/library.py DIR      # DIR/library.ttl (typed Turtle, camelCase properties, no labels)
+    python bench/probes/atlas.py DIR        # DIR/atlas.nt (N-Triples; `borders` stored once per pair)
+    python bench/probes/dynasty.py DIR      # DIR/dynasty.tsv (bare genealogy triples: father, mother, spouse)
+    python bench/probes/campus.py DIR       # DIR/campus_q.jsonl: 45 questions on the university dev KG (its kb.ttl)
 
 Each was written by a helper session that saw none of the engine, the tests or the benchmarks, from a one-page
 brief (the domain, the file's form, the kinds of question: everyday words instead of the labels, chains, counts,
 rankings, filters, yes/no properties, conjunctions, partial names, a typo). Every gold answer is computed from the
 script's own tables. The first three were run in session 44 (BENCHMARKS.md): those figures were blind, and the rules
-their misses led to make them tuned-on from then on, as `bench.made_up`'s are. **transit and recipes have never been
-run, nor their questions read**: the first session to run them gets a blind figure, and should report it before it
-reads a row. Kept as scripts, stdlib only, as their writers left them.
+their misses led to make them tuned-on from then on, as `bench.made_up`'s are (transit and recipes too, first run
+later). Kept as scripts, stdlib only, as their writers left them.
+
+library, atlas, dynasty and campus were written blind in session 57 by helpers that saw none of the engine (campus
+from the university dev KG's Turtle, never its questions file); their first runs (BENCHMARKS.md, "Session 57") are
+blind figures.
 """
