@@ -105,6 +105,9 @@ class RelationInfo:
     # kept by kg_adapters.lexicon), read like the labels wherever a question's words are matched to relations.
     words: tuple[str, ...] = ()
     reverse_words: tuple[str, ...] = ()
+    # Read both ways: the KG stores each pair once, in no order, though the relation holds both ways ("borders").
+    # Found where the KG is opened (kg_adapters.both_ways) or set by the user; `to_sparql` walks it either way.
+    both_ways: bool = False
 
 
 @dataclass(frozen=True)
@@ -257,6 +260,7 @@ class SchemaEdit:
     description: str | None = None
     words: tuple[str, ...] | None = None  # a relation's lexicon (RelationInfo.words); None: as it was
     reverse_words: tuple[str, ...] | None = None
+    both_ways: bool | None = None  # a relation read both ways (RelationInfo.both_ways); None: as it was
 
 
 class SchemaEditError(KGError):
@@ -285,7 +289,8 @@ def apply_edits(schema: Schema, edits: list[SchemaEdit] | tuple[SchemaEdit, ...]
             item = replace(item,
                            words=item.words if edit.words is None else clean_words(edit.words),
                            reverse_words=item.reverse_words if edit.reverse_words is None
-                           else clean_words(edit.reverse_words))
+                           else clean_words(edit.reverse_words),
+                           both_ways=item.both_ways if edit.both_ways is None else bool(edit.both_ways))
         return item
 
     return Schema(
@@ -316,7 +321,9 @@ def read_edits(path: Path) -> tuple[SchemaEdit, ...]:
     """The saved edits; an unreadable file counts as none (the induced schema still works)."""
     try:
         return tuple(SchemaEdit(**{**item, **{k: tuple(item[k]) for k in ("words", "reverse_words")
-                                              if isinstance(item.get(k), list)}})
+                                              if isinstance(item.get(k), list)},
+                                   "both_ways": item.get("both_ways") if isinstance(item.get("both_ways"), bool)
+                                   else None})
                      for item in json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
         return ()

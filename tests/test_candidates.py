@@ -361,3 +361,26 @@ def test_nothing_denies_the_class_at_the_far_end_of_the_verbs_relation(small_kg,
     program = "(AND Lecturer (NOT (JOIN teaches Module)))"
     assert program in _extended(kg, config, question, teachers)
     assert [a.label for a in kg.executor.execute(program).answers] == ["Cy Park"]
+
+
+LIBRARY = """@prefix l: <http://example.org/lib/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+l:Book rdfs:label "book" . l:Branch rdfs:label "branch" .
+l:elm a l:Branch ; rdfs:label "Elm Hill" ; l:openOnSunday false .
+l:fern a l:Branch ; rdfs:label "Fern Green" ; l:openOnSunday false .
+l:mill a l:Branch ; rdfs:label "Millbrook" ; l:openOnSunday true .
+l:winter a l:Book ; rdfs:label "Winter at Skellmoor" ; l:heldAt l:elm ; l:referenceOnly false .
+l:tram a l:Book ; rdfs:label "The Old Tram Lines" ; l:heldAt l:mill ; l:referenceOnly true .
+l:map a l:Book ; rdfs:label "A Map of Rivers" ; l:heldAt l:fern ; l:referenceOnly false .
+"""
+
+
+def test_a_yes_or_no_is_never_walked_on_to_all_that_share_it(small_kg, config, embedder) -> None:
+    # the blind library probe (bench/probes/library.py): "which branch has Winter at Skelmoor?" was answered by
+    # (JOIN isOpenOnSunday (JOIN (R isReferenceOnly) "Winter at Skellmoor")), every branch closed on Sundays
+    kg = small_kg("library.ttl", LIBRARY)
+    question = _reader(kg, config, embedder).read("which branch has Winter at Skellmoor?")
+    value = _executed(kg, '(JOIN (R referenceOnly) "Winter at Skellmoor")', frozenset({0}))
+    assert not _extended(kg, config, question, value)
+    held = _executed(kg, '(JOIN (R heldAt) "Winter at Skellmoor")', frozenset({0}))
+    assert '(JOIN heldAt (JOIN (R heldAt) "Winter at Skellmoor"))' in _extended(kg, config, question, held)  # a thing's

@@ -11,7 +11,7 @@ import pytest
 
 from engine.answer.candidates import Enumerator
 from engine.answer.linker import LabelIndex
-from engine.answer.meant import Meaning, RelationMeanings, content_words, unspent_words, verb_words
+from engine.answer.meant import Meaning, RelationMeanings, content_words, meant_by_free_words, unspent_words, verb_words
 from engine.answer.named import Spelling, unnamed_steps
 from engine.answer.question import QuestionReader
 from engine.answer.reasoner import Reasoner
@@ -787,3 +787,48 @@ def test_how_many_of_what_no_number_measures_is_a_count(menu, question: str, ans
     finally:
         r.close()
 
+
+
+# ------------------------------------------------------------------ one word, one step: spelt, then meant no further
+BOOKS_TTL = """@prefix b: <http://example.org/books/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+b:Book rdfs:label "book" . b:Author rdfs:label "author" . b:Publisher rdfs:label "publisher" .
+b:bramble a b:Publisher ; rdfs:label "Bramblewick Books" . b:north a b:Publisher ; rdfs:label "Northgate House" .
+b:priya a b:Author ; rdfs:label "Priya Ramaswell" . b:rufus a b:Author ; rdfs:label "Rufus Penhallow" .
+b:ines a b:Author ; rdfs:label "Ines Calder-Voss" .
+b:map a b:Book ; rdfs:label "A Map of Small Rivers" ; b:publishedBy b:bramble ; b:writtenBy b:priya ; b:pageCount 212 .
+b:kite a b:Book ; rdfs:label "Pip and the Paper Kite" ; b:publishedBy b:bramble ; b:writtenBy b:rufus ; b:pageCount 48 .
+b:orchard a b:Book ; rdfs:label "The Glass Orchard" ; b:publishedBy b:bramble ; b:writtenBy b:ines ; b:pageCount 530 .
+b:thief a b:Book ; rdfs:label "The Pepper Thief" ; b:publishedBy b:north ; b:writtenBy b:priya ; b:pageCount 301 .
+"""
+
+
+def test_a_word_that_spells_a_step_means_no_other_step_of_it() -> None:
+    # "published" spells `publishedBy` and lies within MEANT_COSINE of `writtenBy`: the authors one step on are
+    # meant by no word of "what has Bramblewick Books published?"
+    named = {"publishedBy": Spelling(by_verb=frozenset({"published"}), by_noun=frozenset())}
+    meaning = Meaning({"published": frozenset({"publishedBy", "writtenBy"})}, frozenset({"publishedBy", "writtenBy"}),
+                      frozenset({"published"}))
+    authors = parse('(JOIN (R writtenBy) (JOIN publishedBy "Bramblewick Books"))')
+    assert meant_by_free_words(authors, named, meaning) == frozenset()
+    assert unnamed_steps(authors, named, meant_by_free_words(authors, named, meaning)) == 1
+    written = parse('(JOIN writtenBy "Priya Ramaswell")')  # no step spelt: the word's meanings stand
+    assert meant_by_free_words(written, named, meaning) == {"publishedBy", "writtenBy"}
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory):
+    opened = _open(tmp_path_factory, "books", BOOKS_TTL)
+    yield opened
+    opened[0].close()
+
+
+def test_what_a_publisher_published_is_its_books_not_their_authors(books) -> None:
+    # before: (JOIN (R writtenBy) (JOIN publishedBy "Bramblewick Books")), the blind library probe's reading
+    r = _zero_shot(books)
+    try:
+        result = r.answer("what has Bramblewick Books published?")
+        assert sorted(a.label for a in result.answers) == ["A Map of Small Rivers", "Pip and the Paper Kite",
+                                                           "The Glass Orchard"], result.program
+    finally:
+        r.close()

@@ -366,7 +366,10 @@ def _is_number(value: str) -> bool:
 CLASS_COLUMNS = ["name", "label", "kind", "members", "description"]
 # The relation lexicon (engine.bootstrap.lexicon): the everyday words for each end, comma-separated.
 OBJECT_WORDS, SUBJECT_WORDS = "words for its object", "words for its subject"
-RELATION_COLUMNS = ["name", "label", "domain", "range", "triples", "description", OBJECT_WORDS, SUBJECT_WORDS]
+# "yes" where the relation is read both ways (kg_adapters.both_ways: each pair stored once, as "borders" often is)
+BOTH_WAYS = "both ways"
+RELATION_COLUMNS = ["name", "label", "domain", "range", "triples", "description", OBJECT_WORDS, SUBJECT_WORDS,
+                    BOTH_WAYS]
 CORPUS_COLUMNS = ["question", "program", "source"]
 
 
@@ -379,7 +382,7 @@ def class_rows(schema) -> list[list]:
 
 
 # The schema columns a user may edit; names are what programs use.
-EDITABLE = ("label", "description", OBJECT_WORDS, SUBJECT_WORDS)
+EDITABLE = ("label", "description", OBJECT_WORDS, SUBJECT_WORDS, BOTH_WAYS)
 
 
 def schema_edits(schema, class_table: list[list], relation_table: list[list]) -> list:
@@ -404,6 +407,8 @@ def schema_edits(schema, class_table: list[list], relation_table: list[list]) ->
             for column, field in ((OBJECT_WORDS, "words"), (SUBJECT_WORDS, "reverse_words")):
                 if column in cell and word_list(cell[column]) != tuple(getattr(item, field)):
                     changed[field] = word_list(cell[column])
+            if BOTH_WAYS in cell and is_yes(cell[BOTH_WAYS]) != item.both_ways:
+                changed["both_ways"] = is_yes(cell[BOTH_WAYS])
             if changed:
                 edits.append(SchemaEdit(item.name, **changed))
     return edits
@@ -416,11 +421,17 @@ def word_list(cell: str) -> tuple[str, ...]:
     return clean_words(cell.split(","))
 
 
+def is_yes(cell: str) -> bool:
+    """A yes/no table cell as a user types it: "yes", "y", "true", "x" or "1" (any case) say yes; anything else no."""
+    return cell.strip().lower() in ("yes", "y", "true", "x", "1")
+
+
 def relation_rows(schema) -> list[list]:
     relations = sorted(getattr(schema, "relations", ()) or (), key=lambda r: r.name)
     return [
         [r.name, r.label, " | ".join(r.domain) or "?", " | ".join(r.range) or "?", getattr(r, "count", 0),
-         getattr(r, "description", ""), ", ".join(getattr(r, "words", ())), ", ".join(getattr(r, "reverse_words", ()))]
+         getattr(r, "description", ""), ", ".join(getattr(r, "words", ())), ", ".join(getattr(r, "reverse_words", ())),
+         "yes" if getattr(r, "both_ways", False) else ""]
         for r in relations
     ]
 

@@ -390,7 +390,8 @@ def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
     for info, side in en.join_ends(cand):
         rel = Relation(info.name)
         if side == "object":
-            yield en.typed(Join(rel, cand.program), cand.anchors)
+            if en.schema.literal_kind(info) != "boolean":  # all things that share a yes or a no: nothing asked
+                yield en.typed(Join(rel, cand.program), cand.anchors)
         elif en.schema.literal_kind(info) not in ("text", "boolean"):  # a set's yes/no values answer nothing
             yield en.typed(Join(Reverse(rel), cand.program), cand.anchors)
 

@@ -126,6 +126,19 @@ def unspent_words(program: Program, named: dict[str, Spelling], meaning: Meaning
     return len(open_verbs) - (len(steps) - len(unmatched(steps, open_verbs)))
 
 
+def meant_by_free_words(program: Program, named: dict[str, Spelling], meaning: Meaning) -> frozenset[str]:
+    """The relations the question's words mean, less the meanings of the words that spell a step of this program:
+    such a word is that step's, and stands for no other step of it. "What has Bramblewick Books published?" spells
+    `publishedBy`, and "published" lies within MEANT_COSINE of `writtenBy` too, so the walk on to the books'
+    authors had looked named by it, and beat the books (the blind library probe, bench/probes/library.py)."""
+    spelling = {word for node in walk(program) if isinstance(node, Relation) and node.name in named
+                for word in named[node.name].words}
+    if not spelling:
+        return meaning.relations
+    return frozenset().union(*(relations for word, relations in meaning.by_word.items()
+                               if not _spells(word, spelling)))
+
+
 def _spells(word: str, spelling: set[str]) -> bool:
     """Whether a question word is one that spells a relation: itself, or a compound of it ("screenwriter" spells
     `written_by` by its head "writer", engine.answer.named)."""

@@ -36,7 +36,7 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
-from .meant import UNSPENT_WEIGHT, Meaning, unspent_words
+from .meant import UNSPENT_WEIGHT, Meaning, meant_by_free_words, unspent_words
 from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, Spelling, unnamed_steps
 from .question import Question
 from .search import ProgramCandidate, Search
@@ -287,13 +287,14 @@ class Ranker:
                      alpha: float, meaning: Meaning) -> Alternative:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         stand = stands_in(question, cand.program, self.schema)
-        unnamed = unnamed_steps(cand.program, question.named_relations, meaning.relations)
+        meant = meant_by_free_words(cand.program, question.named_relations, meaning)
+        unnamed = unnamed_steps(cand.program, question.named_relations, meant)
         unspent = unspent_words(cand.program, question.named_relations, meaning)
         detour = 0 if question.asks_same else detours(cand.program, question.named_relations)
         backwards = reads_backwards(cand.program, question.voice)
         # with no corpus and no class asked for, nothing else tells an extra last step from the answer's own
         last = (alpha == 0.0 and not question.asked_types
-                and walks_on_unnamed(cand.program, question.named_relations, meaning.relations))
+                and walks_on_unnamed(cand.program, question.named_relations, meant))
         if not self.config.inverse_consistency:
             final = cand.forward + relevance(cand)
         elif inv is None:  # skipped: it could not change the winner, so no final score to show

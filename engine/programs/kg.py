@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from engine.config import ScoutConfig
 from kg_adapters.base import KGError, KGStore
+from kg_adapters.both_ways import with_both_ways
 from kg_adapters.lexicon import RelationWords, lexicon_path, read_lexicon, with_lexicon, write_lexicon
 from kg_adapters.registry import StoreLimits, open_store
 from kg_adapters.schema import (
@@ -48,6 +49,7 @@ class KnowledgeGraph:
     @classmethod
     def from_store(cls, store: KGStore, config: ScoutConfig) -> "KnowledgeGraph":
         schema = cached_schema(store, config.cache_dir, InductionConfig(timeout_s=max(60.0, config.query_timeout_s)))
+        schema = with_both_ways(schema, store)
         names_file = names_path(config.cache_dir, store.info.fingerprint)
         schema = rename_classes(schema, read_names(names_file))
         lexicon_file = lexicon_path(config.cache_dir, store.info.fingerprint) if config.lexicon else None
@@ -105,8 +107,8 @@ class KnowledgeGraph:
         for edit in edits:
             old = merged.get(edit.name)
             merged[edit.name] = SchemaEdit(*(
-                getattr(edit, f) if getattr(edit, f) is not None else (getattr(old, f) if old else None)
-                for f in ("name", "label", "description", "words", "reverse_words")))
+                getattr(edit, f.name) if getattr(edit, f.name) is not None else (getattr(old, f.name) if old else None)
+                for f in fields(SchemaEdit)))
         schema = apply_edits(self.schema, list(merged.values()))
         if self.edits_file is not None:
             write_edits(self.edits_file, list(merged.values()))

@@ -4,13 +4,11 @@ Each set-valued node becomes graph patterns that bind one variable to the member
 table, `RULES`, keyed by node class. Every IRI and literal goes through `iri()` / `string()`
 (engine/programs/terms.py) so that no label can inject SPARQL.
 
-Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in
-superlatives, and the program's own entities never among its answers. A walk
-also never passes back through them (it may stay on one over a self-loop): in "actors in films by the director of X",
-the films are the director's other films, not X again (MetaQA's answers read
-multi-hop questions this way; see `_not_own`). Entities written as members
-rather than anchors (the operands of OR, the entity IN asks about) are exempt:
-"which is bigger, Brazil or Argentina" must be able to answer Brazil.
+Semantics follow GrailQA's compiler: set semantics (DISTINCT), ties kept in superlatives, and the program's own
+entities never among its answers. A walk also never passes back through them (it may stay on one over a self-loop): in
+"actors in films by the director of X", the films are the director's other films, not X again (MetaQA's answers read
+multi-hop questions this way; see `_not_own`). Entities written as members rather than anchors (the operands of OR,
+the entity IN asks about) are exempt: "which is bigger, Brazil or Argentina" must be able to answer Brazil.
 
 Programs that are not sets (COUNT, IN, SUM, AVG) get their SELECT from `QUERIES`. The SPARQL runs unchanged on
 pyoxigraph and on Virtuoso 7.2, whose quirks shape a few rules (le/ge spelled out, no VALUES in a UNION branch or
@@ -102,10 +100,12 @@ def _term(node: Node, ctx: _Context) -> str | None:
 
 def _path(rel: Node, start: str, end: str, ctx: _Context) -> Patterns:
     """Triple patterns that lead from `start` to `end` along a relation expression."""
-    if isinstance(rel, Relation):
-        return [f"{start} {ctx.relation_iri(rel)} {end} ."]
-    if isinstance(rel, Reverse):
-        return [f"{end} {ctx.relation_iri(rel.relation)} {start} ."]
+    if isinstance(rel, (Relation, Reverse)):
+        forward = rel.relation if isinstance(rel, Reverse) else rel
+        p = ctx.relation_iri(forward)
+        if relation_info(forward, ctx.schema).both_ways:  # stored once per pair, in no order (kg_adapters.both_ways)
+            return [f"{start} ({p}|^{p}) {end} ."]
+        return [f"{start} {p} {end} ." if rel is forward else f"{end} {p} {start} ."]
     if isinstance(rel, Chain):
         middle = ctx.var("m")
         return _path(rel.first, start, middle, ctx) + _path(rel.second, middle, end, ctx)
