@@ -7,6 +7,7 @@ library past this layer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -23,6 +24,9 @@ OWL_DATATYPE_PROPERTY = "http://www.w3.org/2002/07/owl#DatatypeProperty"
 SKOS_PREF_LABEL = "http://www.w3.org/2004/02/skos/core#prefLabel"
 SKOS_DEFINITION = "http://www.w3.org/2004/02/skos/core#definition"
 XSD = "http://www.w3.org/2001/XMLSchema#"
+# Characters an IRIREF of the SPARQL grammar may not hold, and lone surrogates, which no store or HTTP request can
+# encode: an IRI with one could end the term and start SPARQL, so such an IRI is never written into a query.
+IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\\ud800-\udfff]')
 
 # Predicates that describe the graph rather than relate its entities, beyond RDF's own vocabulary (`is_vocabulary`).
 ANNOTATION_PREDICATES = frozenset({SKOS_PREF_LABEL, SKOS_DEFINITION})

@@ -14,10 +14,9 @@ A relation that stores some pair both ways already is left as it is: its data sa
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import replace
 
-from .base import KGError, KGStore
+from .base import IRI_FORBIDDEN, KGError, KGStore
 from .schema import RelationInfo, Schema
 
 log = logging.getLogger(__name__)
@@ -27,7 +26,6 @@ log = logging.getLogger(__name__)
 # relation of the dev KGs has 654 pairs (the default geography KG's `neighbour`, stored both ways).
 MAX_PAIRS = 50_000
 TIMEOUT_S = 5.0
-_UNSAFE_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 
 
 def with_both_ways(schema: Schema, store: KGStore) -> Schema:
@@ -43,7 +41,7 @@ def with_both_ways(schema: Schema, store: KGStore) -> Schema:
 def _may_hold_both_ways(schema: Schema, rel: RelationInfo) -> bool:
     """A relation between things of one class, small enough to look at."""
     return (schema.literal_kind(rel) == "entity" and bool(rel.domain) and set(rel.domain) == set(rel.range)
-            and 0 < rel.count <= MAX_PAIRS and not _UNSAFE_IRI.search(rel.iri))
+            and 0 < rel.count <= MAX_PAIRS and not IRI_FORBIDDEN.search(rel.iri))
 
 
 def _stored_once_in_no_order(store: KGStore, rel: RelationInfo) -> bool:

@@ -388,11 +388,13 @@ def _joins(en: Enumerator, q: Question, cand: ProgramCandidate, partners: list[P
     if not en.joinable(cand.program, cand.size):
         return
     for info, side in en.join_ends(cand):
+        kind = en.schema.literal_kind(info)
+        if kind == "boolean":  # a set's yes/no values, or all things that share a yes or a no, answer nothing
+            continue
         rel = Relation(info.name)
         if side == "object":
-            if en.schema.literal_kind(info) != "boolean":  # all things that share a yes or a no: nothing asked
-                yield en.typed(Join(rel, cand.program), cand.anchors)
-        elif en.schema.literal_kind(info) not in ("text", "boolean"):  # a set's yes/no values answer nothing
+            yield en.typed(Join(rel, cand.program), cand.anchors)
+        elif kind != "text":
             yield en.typed(Join(Reverse(rel), cand.program), cand.anchors)
 
 

@@ -203,18 +203,13 @@ class Ranker:
             extra = fullest[:1] if asks_operator(question) else []
             # and the shortest fitting reading, where every fitting finalist walks further: a lone contender
             # wins unscored ("which department is X in" went four hops, (JOIN (R works_in) X) never re-ranked)
-            shortest = min((len(relations(c.program)) for c in finalists if id(c) in fits), default=0)
-            shorter = [c for c in fitting if c not in extra and len(relations(c.program)) < shortest]
-            shorter.sort(key=lambda c: (len(relations(c.program)), best_order(c)))
-            return finalists + extra + shorter[:1]
+            fitting_finalists = [c for c in finalists if id(c) in fits]
+            return finalists + extra + _shortest_below(fitting_finalists, [c for c in fitting if c not in extra])
         kept = fitting[: self.config.beam]
         # and, as above, the shortest fitting reading where each kept one walks further: the forward score rises
         # with length, so "who is Chen's manager?" (a made-up company KG) kept four longer walks, not (JOIN (R
         # reports_to) X)
-        shortest = min((len(relations(c.program)) for c in kept), default=0)
-        shorter = sorted((c for c in fitting[self.config.beam:] if len(relations(c.program)) < shortest),
-                         key=lambda c: (len(relations(c.program)), best_order(c)))
-        return finalists + kept + shorter[:1]
+        return finalists + kept + _shortest_below(kept, fitting[self.config.beam:])
 
     @staticmethod
     def with_fuller(question: Question, finalists: list[ProgramCandidate],
@@ -348,6 +343,13 @@ class Ranker:
         encode = getattr(self.llm, "encode_continuation", None)
         n = len(encode(text)) if encode is not None else max(1, len(text) // 3)
         return mean * n ** (1.0 - LENGTH_ALPHA)
+
+
+def _shortest_below(kept: list[ProgramCandidate], others: list[ProgramCandidate]) -> list[ProgramCandidate]:
+    """The shortest of `others` (the best-scored among equals) where it walks fewer steps than every one of `kept`."""
+    shortest = min((len(relations(c.program)) for c in kept), default=0)
+    shorter = [c for c in others if len(relations(c.program)) < shortest]
+    return sorted(shorter, key=lambda c: (len(relations(c.program)), best_order(c)))[:1]
 
 
 def walks_on_unnamed(program: Program, named: dict[str, Spelling], meant: frozenset[str]) -> bool:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 
+from kg_adapters.base import IRI_FORBIDDEN
+
 from .sexpr import Node, ProgramError
 
-# IRIREF of the SPARQL grammar, less lone surrogates, which no store or HTTP request can encode.
-_IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\\ud800-\udfff]')
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]+(-[A-Za-z0-9]+)*")
@@ -24,7 +24,7 @@ _LANGUAGE_TAG = re.compile(r"[A-Za-z]+(-[A-Za-z0-9]+)*")
 
 def iri(value: str) -> str:
     """An IRI term; refuses characters that could end the IRI and start SPARQL."""
-    if not value or _IRI_FORBIDDEN.search(value):
+    if not value or IRI_FORBIDDEN.search(value):
         raise ProgramError(f"not a valid IRI: {value!r}")
     return f"<{value}>"
 

@@ -77,9 +77,6 @@ class _Context:
     def var(self, stem: str = "v") -> str:
         return f"?{stem}{next(self.counter)}"
 
-    def relation_iri(self, rel: Relation) -> str:
-        return iri(relation_info(rel, self.schema).iri)
-
     def class_info(self, node: Class) -> ClassInfo:
         return class_info(node, self.schema)
 
@@ -102,8 +99,9 @@ def _path(rel: Node, start: str, end: str, ctx: _Context) -> Patterns:
     """Triple patterns that lead from `start` to `end` along a relation expression."""
     if isinstance(rel, (Relation, Reverse)):
         forward = rel.relation if isinstance(rel, Reverse) else rel
-        p = ctx.relation_iri(forward)
-        if relation_info(forward, ctx.schema).both_ways:  # stored once per pair, in no order (kg_adapters.both_ways)
+        info = relation_info(forward, ctx.schema)
+        p = iri(info.iri)
+        if info.both_ways:  # stored once per pair, in no order (kg_adapters.both_ways)
             return [f"{start} ({p}|^{p}) {end} ."]
         return [f"{start} {p} {end} ." if rel is forward else f"{end} {p} {start} ."]
     if isinstance(rel, Chain):
