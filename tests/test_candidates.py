@@ -363,6 +363,31 @@ def test_nothing_denies_the_class_at_the_far_end_of_the_verbs_relation(small_kg,
     assert [a.label for a in kg.executor.execute(program).answers] == ["Cy Park"]
 
 
+@pytest.mark.parametrize("text, denies", [
+    ("which lecturers don't teach anything?", True),
+    ("which lecturers aren't teaching anything?", True),
+    ("which lecturers have never taught anybody?", True),
+    ("which lecturers do not teach anything at all?", True),
+    ("which lecturers teach anything?", False),  # no denial: "anything" alone denies nothing
+    ("does anyone teach logic?", False),
+])
+def test_a_denied_verbs_anything_denies_as_nothing_does(small_kg, config, embedder, text: str, denies: bool) -> None:
+    """ "Which lecturers don't teach anything?" is "which lecturers teach nothing?": the denied verb's "anything"
+    ("anyone", "anybody") names no module, yet denies modules, as "nothing" does. Before, only "nothing", "nobody"
+    and "no one" did, and "which professors aren't teaching anything?" on the university KG answered the
+    professors' departments (the campus probe, bench/probes/campus.py)."""
+    kg = small_kg("staff.ttl", STAFF_TTL)
+    question = _reader(kg, config, embedder).read(text)
+    assert ("Module" in question.classes) == denies, question.classes
+
+
+def test_a_denied_anything_is_answered_as_the_class_less_those_that_have_one(small_kg, config, embedder) -> None:
+    kg = small_kg("staff.ttl", STAFF_TTL)
+    question = _reader(kg, config, embedder).read("which lecturers don't teach anything?")
+    teachers = _executed(kg, "(JOIN teaches Module)", frozenset())
+    assert "(AND Lecturer (NOT (JOIN teaches Module)))" in _extended(kg, config, question, teachers)
+
+
 LIBRARY = """@prefix l: <http://example.org/lib/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 l:Book rdfs:label "book" . l:Branch rdfs:label "branch" .

@@ -100,9 +100,10 @@ def without_possessors(text: str, linking: Linking) -> str:
 _POSSESSOR = re.compile(r"(\s*['’]s?)?\s+")
 
 
-# The words that deny every object of a verb: "which professors teach nothing?", "who manages nobody?". ("Don't teach
-# anything" is left out: read so on the university KG, its search still did not reach the negation.)
-_NOTHING = re.compile(r"\b(nothing|nobody|no one|no-one)\b", re.IGNORECASE)
+# The words that deny every object of a verb: "which professors teach nothing?", "who manages nobody?", and a
+# denied verb's "anything" / "anyone": "which professors aren't teaching anything?", "who doesn't manage anyone?".
+_NOTHING = re.compile(r"\b(nothing|nobody|no one|no-one)\b|(n['’]t|\bnot|\bnever)\b(\s+\w+){0,3}?\s+(anything|anyone|anybody)\b",
+                      re.IGNORECASE)
 
 
 def classes_named_or_denied(schema: Schema, named_classes: Sequence[str], text: str, named: Mapping[str, object],
