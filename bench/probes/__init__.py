@@ -12,6 +12,8 @@
     python bench/probes/atlas.py DIR        # DIR/atlas.nt (N-Triples; `borders` stored once per pair)
     python bench/probes/dynasty.py DIR      # DIR/dynasty.tsv (bare genealogy triples: father, mother, spouse)
     python bench/probes/campus.py DIR       # DIR/campus_q.jsonl: 45 questions on the university dev KG (its kb.ttl)
+    python bench/probes/helpdesk.py DIR     # DIR/helpdesk.ttl (typed Turtle; statuses, priorities, titles as strings)
+    python bench/probes/royals.py DIR       # DIR/royals.ttl (typed Turtle; kinship through parent, spouse, gender)
 
 Each was written by a helper session that saw none of the engine, the tests or the benchmarks, from a one-page
 brief (the domain, the file's form, the kinds of question: everyday words instead of the labels, chains, counts,
@@ -22,5 +24,5 @@ later). Kept as scripts, stdlib only, as their writers left them.
 
 library, atlas, dynasty and campus were written blind in session 57 by helpers that saw none of the engine (campus
 from the university dev KG's Turtle, never its questions file); their first runs (BENCHMARKS.md, "Session 57") are
-blind figures.
+blind figures. helpdesk and royals were written blind in session 58 the same way (BENCHMARKS.md, "Session 58").
 """

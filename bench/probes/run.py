@@ -24,7 +24,8 @@ HERE = Path(__file__).parent
 PROBES = {"transit": "transit.nt", "recipes": "recipes.csv", "airline": "airline.tsv", "hospital": "hospital.ttl",
           "software": "software.ttl", "league": "league.tsv", "museum": "museum.ttl", "parliament": "parliament.jsonld",
           "zoo": "zoo.rdf", "consultancy": "consultancy.ttl",
-          "atlas": "atlas.nt", "dynasty": "dynasty.tsv", "library": "library.ttl"}
+          "atlas": "atlas.nt", "dynasty": "dynasty.tsv", "library": "library.ttl", "helpdesk": "helpdesk.ttl",
+          "royals": "royals.ttl"}
 
 
 def run_probe(name: str, out: Path, tag: str, budget: int | None, extra: list[str]) -> dict:
