@@ -36,13 +36,14 @@ from kg_adapters.base import (
     is_vocabulary,
 )
 from kg_adapters.naming import local_name
-from kg_adapters.oxigraph_store import SCAN_IRI
+from kg_adapters.oxigraph_store import SCAN_IRI, SCAN_LITERAL
 from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Role, Schema
+from kg_adapters.text_values import names_a_thing, text_value, text_value_iri
 
 log = logging.getLogger(__name__)
 
-INDEX_VERSION = 8  # part of the cache key: bump when what is read or written changes (4-6: SQLite; 7: described; 8: no
-# node typed by RDF's own vocabulary alone)
+INDEX_VERSION = 9  # part of the cache key: bump when what is read or written changes (4-6: SQLite; 7: described; 8: no
+# node typed by RDF's own vocabulary alone; 9: short strings of relations to text, kg_adapters.text_values)
 _QUERY_TIMEOUT_S = 120.0
 _MAX_ROWS_TOTAL = 5_000_000  # labels/roles read from one KG by queries, a guard for huge endpoints
 FLUSH_ROWS = 200_000  # (object, relation) tallies held in memory before they go to the scratch file
@@ -127,7 +128,8 @@ def make_entity(iri: str, english: list[str], foreign: list[str], declared: list
         english, foreign = [], []
     labels = english or foreign
     if not labels and (roles or declared):
-        name = local_name(iri)
+        text = text_value(iri)  # a string that names a thing (kg_adapters.text_values): the string is its label
+        name = text[0] if text else local_name(iri)
         labels = [name] if name else []
     if not labels:
         return None
@@ -140,6 +142,7 @@ def _scanned(store, schema: Schema, scratch: Path) -> Iterator[Entity]:
     relations = {r.iri: i for i, r in reversed(list(enumerate(schema.relations)))}
     role_of = [(Role(r.iri, SUBJECT), Role(r.iri, OBJECT)) for r in schema.relations]
     entity_objects = [schema.literal_kind(r) == "entity" for r in schema.relations]
+    text_objects = [schema.literal_kind(r) == "text" for r in schema.relations]
     schema_iris = {c.iri for c in schema.classes} | {r.iri for r in schema.relations}
     class_names: dict[str, str | None] = {}  # rdf:type object -> the schema class it names (entity classes)
 
@@ -195,6 +198,8 @@ def _scanned(store, schema: Schema, scratch: Path) -> Iterator[Entity]:
             if kind == SCAN_IRI:  # the object is an IRI: its degree, and its role where the relation is the schema's
                 role = 2 * rel + 1 if rel is not None and entity_objects[rel] else _NOT_A_ROLE
                 objects[(o, role)] += 1
+            elif kind == SCAN_LITERAL and rel is not None and text_objects[rel] and names_a_thing(o):
+                objects[(text_value_iri(o, lang), 2 * rel + 1)] += 1  # a string that names a thing: an entity
             if s is None:
                 continue
             if rel is not None:
@@ -294,6 +299,17 @@ def _selected(store: KGStore, schema: Schema) -> Iterator[Entity]:
                 if term is not None:
                     roles_of[term.value].add(role)
 
+    # --- the strings of relations to text that name a thing, each an entity (kg_adapters.text_values)
+    degree_of: dict[str, int] = defaultdict(int)
+    for rel in schema.relations:
+        if schema.literal_kind(rel) == "text":
+            query = f"SELECT ?o (COUNT(*) AS ?n) WHERE {{ ?s <{rel.iri}> ?o FILTER(isLiteral(?o)) }} GROUP BY ?o"
+            for value, count in _select_all(store, query):
+                if value is not None and count is not None and names_a_thing(value.value):
+                    text = text_value_iri(value.value, value.lang)
+                    roles_of[text].add(Role(rel.iri, OBJECT))
+                    degree_of[text] += int(count.value)
+
     # --- declared types
     declared: dict[str, list[str]] = defaultdict(list)
     vocabulary_typed: set[str] = set()
@@ -319,7 +335,6 @@ def _selected(store: KGStore, schema: Schema) -> Iterator[Entity]:
                 target[x.value].append(text.value)
 
     # --- popularity: triples each entity is part of (a tie-breaker; skipped if too costly)
-    degree_of: dict[str, int] = defaultdict(int)
     for query in (
         "SELECT ?x (COUNT(*) AS ?n) WHERE { ?x ?p ?o } GROUP BY ?x",
         "SELECT ?x (COUNT(*) AS ?n) WHERE { ?s ?p ?x FILTER(isIRI(?x)) } GROUP BY ?x",

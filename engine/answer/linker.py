@@ -22,6 +22,8 @@ How a question is linked (`LabelIndex.link`):
   class of that thing, as a noun after a superlative does (`kind_words.py`); else the things whose names end in its
   singular ("the lions": African Lion).
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
+* A short string the KG holds (a status "On hold") is an entity of the index (kg_adapters.text_values) named as
+  written or normalised, never fuzzily: near a job title "Manager" lie the forms of a common word ("manages").
 * Class words (names and labels of schema classes, their plurals, the initials of a label in capitals: "MPs", and
   with an embedder the words that mean one: engine.answer.synonyms) become class mentions.
 * Text in square brackets (`what did [Ridley Scott] direct`) is a mention as given: exact label, then normalised,
@@ -54,6 +56,7 @@ from rapidfuzz.distance import Levenshtein
 
 from kg_adapters.base import KGStore
 from kg_adapters.schema import Schema
+from kg_adapters.text_values import text_value
 
 from .derive import PlaceAdjectives
 from .kind_words import after_superlative, as_kinds, at_most
@@ -315,10 +318,8 @@ class LabelIndex:
         return first_ok and last_ok
 
     def _exact(self, key: str, surface: str, top_k: int, case: bool = True) -> list[Candidate]:
-        """Labels with this normalised form: 1.0 where written the same, else 0.9; variants 0.85.
-
-        Without `case` (a question with no telling capitals) "written the same" ignores case.
-        """
+        """Labels with this normalised form: 1.0 where written the same, else 0.9; variants 0.85. Without `case` (a
+        question with no telling capitals) "written the same" ignores case."""
         d = self._d
         scored: Scored = {}
         wanted = surface if case else surface.casefold()
@@ -331,16 +332,14 @@ class LabelIndex:
         for variant in {key, compact, stripped} - {None}:
             records = [*d.variant_records(variant), *(d.records(variant) if variant != key else ())]
             for r in records:
-                keep_better(scored, d.record(r).entity, SCORE_VARIANT, r)
+                if text_value(d.entity(d.record(r).entity).iri) is None:  # a string is named as written
+                    keep_better(scored, d.record(r).entity, SCORE_VARIANT, r)
         return self._ranked(scored, top_k, surface if case else None)
 
     def _fuzzy(self, key: str, top_k: int, max_d: int | None = None, blocking: list[str] | None = None) -> list[Candidate]:
-        """Labels within a small edit distance of `key`, scored 0.8 * (1 - distance / length).
-
-        With `blocking` (the words of a multi-word span) only labels sharing one of its
-        content words are compared: a typo rarely hits every word. Otherwise, or when
-        no word is known, every label of a near length is compared.
-        """
+        """Labels within a small edit distance of `key`, scored 0.8 * (1 - distance / length). With `blocking` (the
+        words of a multi-word span) only labels sharing one of its content words are compared: a typo rarely hits
+        every word. Otherwise, or when no word is known, every label of a near length is compared."""
         d = self._d
         letters = len(key.replace(" ", ""))
         if max_d is None:
@@ -362,7 +361,7 @@ class LabelIndex:
                     keep_better(scored, d.record(r).entity, score, r)
                 for r in d.variant_records(other):
                     keep_better(scored, d.record(r).entity, round(score * 0.95, 4), r)
-        return self._ranked(scored, top_k)
+        return [c for c in self._ranked(scored, len(scored)) if text_value(c.iri) is None][:top_k]  # no string
 
     def _lookup_bracketed(self, text: str, top_k: int) -> list[Candidate]:
         key, written = normalise(text), surface(text)

@@ -24,6 +24,7 @@ import threading
 
 from engine.programs.executor import Executor
 from engine.programs.sexpr import Entity, Join, Program, Reverse, relation_name, walk
+from engine.programs.terms import entity
 from kg_adapters.base import KGError
 from kg_adapters.schema import Schema
 
@@ -103,7 +104,7 @@ def incident(executor: Executor, schema: Schema, iris: list[str], counted: bool 
     """(relation name, side) for every schema relation one of the entities takes part in, in one query, with
     the distinct neighbours it gives them where `counted` (else 0); None when the store could not answer (a
     timeout). Mirrors are left out: they are walked as (R primary)."""
-    values = " ".join(f"<{iri}>" for iri in iris)
+    values = " ".join(entity(iri) for iri in iris)
     head = "?p ?side (COUNT(DISTINCT ?o) AS ?n)" if counted else "DISTINCT ?p ?side"
     sparql = (
         f'SELECT {head} WHERE {{ VALUES ?x {{ {values} }} {{ ?x ?p ?o BIND("subject" AS ?side) }} '

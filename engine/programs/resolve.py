@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from kg_adapters.base import RDFS_LABEL, XSD, Bindings
+from kg_adapters.base import RDFS_LABEL, SKOS_PREF_LABEL, XSD, Bindings
 from kg_adapters.schema import Schema
+from kg_adapters.text_values import names_a_thing, text_value_iri
 
 from .sexpr import Compare, Entity, Join, Node, Program, ProgramError, Relation, Reverse, entities, transform, walk
-from .terms import iri, string
+from .terms import entity, iri, string
 
 Select = Callable[[str], Bindings]
 Place = tuple[str, str]  # (relation IRI, "subject" | "object"): a triple the entity must be in
@@ -31,6 +32,7 @@ def resolve(program: Program, select: Select, schema: Schema) -> Program:
     if not wanted:
         return program
     holders = _holders(sorted({e.ref for e in wanted}), select)
+    holders |= _text_holders(sorted({e.ref for e in wanted} - set(holders)), select)
     missing = [e for e in wanted if e.ref not in holders]
     if missing:
         raise ProgramError(f"no entity is labelled {missing[0].ref!r}", missing[0].pos)
@@ -47,6 +49,20 @@ def _holders(labels: list[str], select: Select) -> dict[str, list[str]]:
     for entity, label in select(label_lookup_sparql(labels)).rows:
         if entity is not None and label is not None and entity.is_iri:
             found.setdefault(label.value, set()).add(entity.value)
+    return {label: sorted(iris) for label, iris in found.items()}
+
+
+def _text_holders(labels: list[str], select: Select) -> dict[str, list[str]]:
+    """label -> the text value it names, for labels no entity carries: a status "On hold" held as a string stands
+    for a thing as an entity does (kg_adapters.text_values)."""
+    labels = [label for label in labels if names_a_thing(label)]
+    if not labels:
+        return {}
+    named = f"FILTER(?p NOT IN ({iri(RDFS_LABEL)}, {iri(SKOS_PREF_LABEL)}))"
+    found: dict[str, set[str]] = {}
+    for (value,) in select(f"SELECT DISTINCT ?v WHERE {{ VALUES ?v {{ {_forms(labels)} }} ?s ?p ?v {named} }}").rows:
+        if value is not None and value.is_literal:
+            found.setdefault(value.value, set()).add(text_value_iri(value.value, value.lang))
     return {label: sorted(iris) for label, iris in found.items()}
 
 
@@ -80,7 +96,7 @@ def _choose(iris: list[str], place: Place | None, select: Select) -> str:
         return iris[0]
     if place is not None:
         relation, side = place
-        values = " ".join(iri(i) for i in iris)
+        values = " ".join(entity(i) for i in iris)
         triple = f"?e {iri(relation)} ?o" if side == "subject" else f"?s {iri(relation)} ?e"
         rows = select(f"SELECT DISTINCT ?e WHERE {{ VALUES ?e {{ {values} }} {triple} }}").rows
         iris = sorted(row[0].value for row in rows if row[0] is not None) or iris
@@ -92,7 +108,7 @@ def _most_described(iris: list[str], select: Select) -> str:
     the town, when both have a population. The lowest IRI breaks ties."""
     if len(iris) == 1:
         return iris[0]
-    values = " ".join(iri(i) for i in iris)
+    values = " ".join(entity(i) for i in iris)
     rows = select(f"SELECT ?e (COUNT(*) AS ?n) WHERE {{ VALUES ?e {{ {values} }} ?e ?p ?o }} GROUP BY ?e").rows
     facts = {row[0].value: int(row[1].value) for row in rows if row[0] is not None and row[1] is not None}
     return min(iris, key=lambda i: (-facts.get(i, 0), i))
@@ -100,5 +116,9 @@ def _most_described(iris: list[str], select: Select) -> str:
 
 def label_lookup_sparql(labels: list[str]) -> str:
     """Entities carrying any of these labels: plain, typed xsd:string (distinct in Virtuoso) or English-tagged."""
-    values = " ".join(f"{string(l)} {string(l, XSD + 'string')} {string(l, lang='en')}" for l in labels)
-    return f"SELECT ?e ?l WHERE {{ VALUES ?l {{ {values} }} ?e {iri(RDFS_LABEL)} ?l }}"
+    return f"SELECT ?e ?l WHERE {{ VALUES ?l {{ {_forms(labels)} }} ?e {iri(RDFS_LABEL)} ?l }}"
+
+
+def _forms(labels: list[str]) -> str:
+    """Each label as a plain, an xsd:string-typed (distinct in Virtuoso) and an English-tagged literal."""
+    return " ".join(f"{string(l)} {string(l, XSD + 'string')} {string(l, lang='en')}" for l in labels)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from kg_adapters.base import IRI_FORBIDDEN
+from kg_adapters.text_values import text_value
 
 from .sexpr import Node, ProgramError
 
@@ -27,6 +28,12 @@ def iri(value: str) -> str:
     if not value or IRI_FORBIDDEN.search(value):
         raise ProgramError(f"not a valid IRI: {value!r}")
     return f"<{value}>"
+
+
+def entity(value: str) -> str:
+    """An entity's term: its IRI, or the string a text value's IRI carries (kg_adapters.text_values)."""
+    text = text_value(value)
+    return iri(value) if text is None else string(text[0], lang=text[1])
 
 
 def string(value: str, datatype: str | None = None, lang: str | None = None) -> str:

@@ -49,7 +49,7 @@ from .sexpr import (
     members,
 )
 from .home import comes_home
-from .terms import iri, keyword, string
+from .terms import entity, iri, keyword, string
 from .validate import class_info, relation_info
 
 ANSWER_VAR = "x"
@@ -89,7 +89,7 @@ def _term(node: Node, ctx: _Context) -> str | None:
     if isinstance(node, Entity):
         if node.iri is None and not node.is_iri:
             raise ProgramError(f"entity {node.ref!r} has not been resolved to an IRI", node.pos)
-        return iri(node.iri or node.ref)
+        return entity(node.iri or node.ref)
     if isinstance(node, Literal):
         return string(node.value, keyword(_DATATYPE, node.kind, node, "kind of value"))
     return None
