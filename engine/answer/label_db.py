@@ -35,6 +35,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from rapidfuzz import fuzz, process
+
 from .labels import Entity
 from .name_forms import initials
 from .words import normalise, surface
@@ -331,6 +333,27 @@ class LabelDB:
         """Every key (not variants) in sorted order, a chunk at a time."""
         for (chunk,) in self._all("SELECT id FROM sorted ORDER BY id"):
             yield self._all("SELECT keys FROM sorted WHERE id = ?", (chunk,))[0][0].split("\n")
+
+    def closest(self, key: str, n: int) -> list[str]:
+        """The labels whose keys lie nearest a normalised `key`. Every key is compared, a chunk at a time, keeping
+        what one `process.extract` over them all would."""
+        if not key:
+            return []
+        hits: list[tuple[str, float, int]] = []
+        offset = 0
+        for keys in self.sorted_keys():
+            hits += [(k, score, offset + i) for k, score, i in process.extract(key, keys, scorer=fuzz.ratio,
+                                                                              limit=n * 3)]
+            hits = sorted(hits, key=lambda h: (-h[1], h[2]))[: n * 3]
+            offset += len(keys)
+        ranked = [k for k, _, _ in sorted(hits, key=lambda h: (-h[1], abs(len(h[0]) - len(key)), h[0]))]
+        out: list[str] = []
+        for k in ranked:
+            for r in self.records(k):
+                label = self.record(r).label
+                if label not in out:
+                    out.append(label)
+        return out[:n]
 
     def acronym(self, letters: str) -> list[int]:
         return [r for (r,) in self._all("SELECT record FROM acronym WHERE initials = ? ORDER BY record", (letters,))]

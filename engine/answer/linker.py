@@ -23,7 +23,8 @@ How a question is linked (`LabelIndex.link`):
   singular ("the lions": African Lion).
 * Numbers and ISO dates become literals (years 1000..2100 get the class "year").
 * A short string the KG holds (a status "On hold") is an entity of the index (kg_adapters.text_values) named as
-  written or normalised, never fuzzily: near a job title "Manager" lie the forms of a common word ("manages").
+  written or normalised, never fuzzily: near a job title "Manager" lie the forms of a common word ("manages"); in
+  lower case too where it is only another form of a schema word ("still open" beside `openedOn`).
 * Class words (names and labels of schema classes, their plurals, the initials of a label in capitals: "MPs", and
   with an embedder the words that mean one: engine.answer.synonyms) become class mentions.
 * Text in square brackets (`what did [Ridley Scott] direct`) is a mention as given: exact label, then normalised,
@@ -33,7 +34,9 @@ How a question is linked (`LabelIndex.link`):
 * A word that ends names ("spielberg") also names the best-connected such name in a slot label matches leave
   free (`name_forms.py`): MoviesKG's tag "spielberg" and Steven Spielberg are both tried. An English word
   ("common": Ealing Common) does so only capitalised where capitals tell names. A long name's opening words,
-  capitalised, name it where they match no label ("St Ann": St Ann Hospital; `NameForms.opening`).
+  capitalised, name it where they match no label ("St Ann": St Ann Hospital; `NameForms.opening`). Free words of
+  a name before its class's noun name it where at most `top_k` such names hold them ("the VPN ticket": the ticket
+  "VPN keeps disconnecting"; `NameForms.headed`).
 * A keyword (a label in lower case: a tag "harrison ford") yields to a name (a capitalised label) that the
   same words name, unless the question names the keyword's class.
 * A word in capitals where capitals tell names ("US", "UK") also names the best-connected name of two to five
@@ -51,7 +54,7 @@ import time
 import uuid
 from pathlib import Path
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kg_adapters.base import KGStore
@@ -66,8 +69,8 @@ from .mentions import Candidate, Linking, Mention, literal_candidate
 from .name_forms import NameForms, is_english_word, names_over_keywords, singular_key
 from .retrieve import TextEmbedder
 from .synonyms import SchemaSynonyms, mark_schema_words
-from .words import (ARTICLES, QuestionTokens, class_initials, class_words, normalise, stop_words, surface,
-                    written_initials)
+from .words import (ARTICLES, STOP, QuestionTokens, class_initials, class_words, normalise, schema_tokens, stop_words,
+                    surface, written_initials)
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +92,7 @@ class LabelIndex:
         self.class_words = class_words(schema)  # normalised word(s) -> class names
         self.class_initials = class_initials(schema, self.class_words)  # "mp" -> the class "member of parliament"
         self.stop = stop_words(schema, self.class_words)
+        self.spelt = schema_tokens(schema)  # the schema's own words, without their other forms
         self.places = PlaceAdjectives(data, schema, self.class_words)
         self.forms = NameForms(data, self.stop)
 
@@ -141,26 +145,8 @@ class LabelIndex:
         return self._lookup_bracketed(label, top_k)
 
     def closest(self, text: str, n: int = 5) -> list[str]:
-        """The labels nearest to `text`, for "not found, did you mean ..." replies. Every key is compared, a
-        chunk at a time, keeping what one `process.extract` over them all would."""
-        key = normalise(text)
-        if not key:
-            return []
-        hits: list[tuple[str, float, int]] = []
-        offset = 0
-        for keys in self._d.sorted_keys():
-            hits += [(k, score, offset + i) for k, score, i in process.extract(key, keys, scorer=fuzz.ratio,
-                                                                              limit=n * 3)]
-            hits = sorted(hits, key=lambda h: (-h[1], h[2]))[: n * 3]
-            offset += len(keys)
-        ranked = [k for k, _, _ in sorted(hits, key=lambda h: (-h[1], abs(len(h[0]) - len(key)), h[0]))]
-        out: list[str] = []
-        for k in ranked:
-            for r in self._d.records(k):
-                label = self._d.record(r).label
-                if label not in out:
-                    out.append(label)
-        return out[:n]
+        """The labels nearest to `text`, for "not found, did you mean ..." replies (LabelDB.closest)."""
+        return self._d.closest(normalise(text), n)
 
     # ------------------------------------------------------------ linking
     def link(self, question: str, top_k: int = 2) -> Linking:
@@ -214,12 +200,13 @@ class LabelIndex:
                 add(i, j, cands)
         # longest first; then the better match; then the span not starting/ending on a stop word
         spans.sort(key=lambda s: (-s[0], -s[1], s[2], s[3]))
-        used = [False] * n
+        used, chosen = [False] * n, []
         for _, _, _, i, j, cands in spans:
-            if any(used[i:j]):
-                continue
-            for k in range(i, j):
-                used[k] = True
+            if not any(used[i:j]):
+                used[i:j] = [True] * (j - i)
+                chosen.append((i, j, cands))
+        for i, j, cands in chosen:  # "the VPN ticket": a class noun after words of a member's name names it
+            i, cands = self._headed(ctx, i, cands, used) if all(c.kind == "class" for c in cands) else (i, cands)
             start, end = ctx.toks[i].start(), ctx.toks[j - 1].end()
             mentions.append(Mention(question[start:end], start, end, tuple(cands)))
 
@@ -253,6 +240,10 @@ class LabelIndex:
         elif class_cands and not any_capital:
             entity_allowed = False
         entities: list[Candidate] = []
+        if not entity_allowed and ntok == 1 and not class_cands and key not in self.spelt and key not in STOP:
+            # a string the KG holds, written as it holds it, over another form of a schema word ("still open"
+            # beside `openedOn`): only the schema's own words keep a value's name from a question
+            entities = [c for c in self._exact(key, surface, ctx.top_k, case=False) if text_value(c.iri)]
         if entity_allowed:
             labelled = self._exact(key, surface, ctx.top_k, case=ctx.case_matters)
             if not labelled and _POSSESSIVE.search(surface):  # "Tarantino's films" names Tarantino
@@ -292,6 +283,11 @@ class LabelIndex:
         singular = singular_key(key, self.stop)
         found = self._exact(singular, "", top_k, case=False) if singular else []
         return as_kinds(at_most(found, SCORE_VARIANT), self._d.described, SCORE_VARIANT)
+
+    def _headed(self, ctx: QuestionTokens, i: int, cands: list[Candidate], used: list[bool]) -> tuple[int, list]:
+        """(first token, candidates): a class noun's mention, with the member its free words before it name."""
+        k, found = self.forms.headed_before(ctx, i, {c.label for c in cands}, used)
+        return (k, [*self._free_slots([], found, ctx.top_k), *cands]) if found else (i, cands)
 
     def _free_slots(self, entities: list[Candidate], scored: Scored, slots: int) -> list[Candidate]:
         """The best-connected of `scored` not among `entities`, for `slots` free places."""
@@ -361,7 +357,10 @@ class LabelIndex:
                     keep_better(scored, d.record(r).entity, score, r)
                 for r in d.variant_records(other):
                     keep_better(scored, d.record(r).entity, round(score * 0.95, 4), r)
-        return [c for c in self._ranked(scored, len(scored)) if text_value(c.iri) is None][:top_k]  # no string
+        found = self._ranked(scored, top_k)  # a string is never a typo's match: near "Manager" lies "manages"
+        if any(text_value(c.iri) for c in found):
+            found = [c for c in self._ranked(scored, len(scored)) if text_value(c.iri) is None][:top_k]
+        return found
 
     def _lookup_bracketed(self, text: str, top_k: int) -> list[Candidate]:
         key, written = normalise(text), surface(text)

@@ -21,6 +21,7 @@ from .words import ACRONYM_GLUE
 
 if TYPE_CHECKING:
     from .label_db import LabelDB
+    from .words import QuestionTokens
 
 
 SCORE_NAME_PART = 0.7  # below every fuzzy match a name would get: only a free top_k slot takes it
@@ -36,6 +37,7 @@ OPENING_WORDS_LEFT, MAX_OPENING_CHARS = 2, 30
 _NAME_WORD = re.compile(r"[A-Z][\w.'-]*")
 _ACRONYM_WORD = re.compile(r"[A-Z][a-z]+")  # a capitalised word, itself no abbreviation
 FIRST, LAST = 0, -1  # which word of a name `parts` reads
+HEADED_WORDS = 3  # words of a name before its class's noun, at most ("the printer jam ticket": two)
 
 
 def _name_word(words: list[str], at: int) -> str:
@@ -104,6 +106,39 @@ class NameForms:
                 keep_better(scored, self._d.record(r).entity, SCORE_NAME_PART, r)
         return scored
 
+    def headed_before(self, ctx: "QuestionTokens", i: int, classes: set[str], used: list[bool]) -> tuple[int, Scored]:
+        """(first word, members) named by the free words before token `i`, a noun of `classes` (`headed`): the most
+        words first, at most HEADED_WORDS, none a stop word or taken by another mention."""
+        start = i
+        while start > 0 and i - start < HEADED_WORDS and not used[start - 1] and not ctx.stop[start - 1] \
+                and ctx.contiguous[start - 1]:
+            start -= 1
+        for k in range(start, i):
+            found = self.headed(ctx.folded[k:i], classes, ctx.top_k)
+            if found:
+                return k, found
+        return i, {}
+
+    def headed(self, words: list[str], classes: set[str], top_k: int) -> Scored:
+        """The members of `classes` whose names hold every one of `words`, where at most `top_k` do: "the VPN
+        ticket" names the ticket "VPN keeps disconnecting", "the payroll ticket" "Cannot access payroll system".
+        People call a thing by a word of its name and the noun of its class; the class says which names to read,
+        and a word many of them hold ("the laptop ticket" among five laptop tickets) names none. A name that is
+        no more than the words is the linker's own match, not a part."""
+        scored: Scored = {}
+        if not words or any(w in self._stop or not _may_be_a_noun(w) for w in words):
+            return scored
+        keys = set(self._d.postings(words[0]) or ())
+        for word in words[1:]:
+            keys &= set(self._d.postings(word) or ())
+        found = [(r, record) for records in self._d.records_of_keys(sorted(keys)) for r in records
+                 if len((record := self._d.record(r)).surface.split()) > len(words)
+                 and classes & set(self._d.entity(record.entity).classes)]
+        if 0 < len({record.entity for _, record in found}) <= top_k:
+            for r, record in found:
+                keep_better(scored, record.entity, SCORE_NAME_PART, r)
+        return scored
+
     def _class_names(self, entity: int) -> set[str]:
         return {name.replace("_", " ").casefold() for name in self._d.entity(entity).classes}
 
@@ -113,6 +148,12 @@ class NameForms:
         for r in self._d.acronym(word) if 2 <= len(word) <= 5 else ():
             keep_better(scored, self._d.record(r).entity, SCORE_ACRONYM, r)
         return scored
+
+
+def _may_be_a_noun(word: str) -> bool:
+    """A word English uses as a noun, or none it knows ("vpn"): "the payroll ticket", not "the oldest ticket"."""
+    lemmas = getAllLemmas(word)
+    return not lemmas or "NOUN" in lemmas or "PROPN" in lemmas
 
 
 def names_over_keywords(entities: list[Candidate], words: list[str],

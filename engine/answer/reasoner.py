@@ -58,9 +58,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 94: short strings are named as entities are (kg_adapters.text_values). 93: a denied verb's "anything"
-# denies as "nothing" does (nouns._NOTHING). 92 and before: git log.
-REASONER_VERSION = 94
+# version). 96: a string written as held, over another form of a schema word ("still open"). 95: words of a name
+# before its class's noun name it (NameForms.headed). 94: short strings are named as entities are. Before: git log.
+REASONER_VERSION = 96
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

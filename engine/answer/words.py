@@ -193,17 +193,20 @@ DETERMINERS = frozenset("the a an which what whose this these those its their hi
                         "any no all many several both".split())
 
 
-def schema_words(schema: Schema) -> set[str]:
-    words: set[str] = set()
+def schema_tokens(schema: Schema) -> set[str]:
+    """The words of the schema's names, labels, readings and lexicon, as written there."""
+    tokens: set[str] = set()
     for item in (*schema.classes, *schema.relations):
         texts = [item.name.replace("_", " "), item.label]
         if hasattr(item, "reverse_label"):  # a relation: its readings and its lexicon's words
             texts += [item.reverse_label, *item.words, *item.reverse_words]
-        for text in texts:
-            for token in normalise(text).split():
-                if len(token) > 1 and not token.isdigit():
-                    words |= word_forms(token)
-    return words
+        tokens |= {token for text in texts for token in normalise(text).split() if len(token) > 1 and not token.isdigit()}
+    return tokens
+
+
+def schema_words(schema: Schema) -> set[str]:
+    """`schema_tokens` in every form (`word_forms`: "opened" -> open, opens, opening)."""
+    return {form for token in schema_tokens(schema) for form in word_forms(token)}
 
 
 def stop_words(schema: Schema, classes: dict[str, list[str]]) -> frozenset[str]:
