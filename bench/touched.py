@@ -48,13 +48,27 @@ def digest(reasoner, text: str) -> str:
 def _read(question) -> str:
     """The question's fields, less those at their defaults: a field a change adds reaches only the questions it
     fills, so digests of a tree without the field compare with it."""
+    return _fields(question)
+
+
+def _fields(obj) -> str:
+    """A dataclass's fields less those at their defaults, and so for the dataclasses inside them (a relation's
+    `named.Spelling`): a field a change adds to one reaches only the questions it fills there too."""
     shown = []
-    for f in dataclasses.fields(question):
-        value = getattr(question, f.name)
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
         default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
         if value != default:
-            shown.append(f"{f.name}={value!r}")
+            shown.append(f"{f.name}={_shown(value)}")
     return ", ".join(shown)
+
+
+def _shown(value) -> str:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return f"{type(value).__name__}({_fields(value)})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_shown(v)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def fingerprint(kgs: Sequence[str], out: Path, per_kg: int | None) -> None:

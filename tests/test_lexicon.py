@@ -164,13 +164,14 @@ def test_two_words_of_one_relation_ask_for_two_steps(small_kg) -> None:
 def test_a_lexicon_word_of_grand_names_two_steps_of_its_relation(small_kg) -> None:
     """A 0.5B model (a made-up family KG's lexicon) gave "grandparent" for the subjects of `parent`: read as one
     step walked back, "the grandparents of Anna" went down to her parent's children. English forms it from
-    "parent", two generations off, so it is read as `parent` walked up twice (before: once, and down)."""
+    "parent", two generations off, so it is read as `parent` walked up twice (before: once, and down). WordNet
+    glosses it so too, "a parent of your father or mother" (engine.answer.glossed): two steps, either way."""
     kg = small_kg("family.ttl", FAMILY)
     kg.adopt_lexicon({"parent": RelationWords(("father", "mother"), ("child", "grandparent", "granddaughter"))})
     asked = NamedRelations(kg.schema).named("who are the grandparents of Anna Berg?", [])
     up_twice = parse('(JOIN (R parent) (JOIN (R parent) "Anna Berg"))')
     up_and_down = parse('(JOIN parent (JOIN (R parent) "Anna Berg"))')
-    assert asked["parent"].times == 2 and not asked["parent"].by_back_noun
+    assert asked["parent"].steps == 2 and not asked["parent"].by_back_noun
     assert share(asked, up_twice) == 2 and share(asked, up_and_down) == 1
     assert NamedRelations(kg.schema).named("who are the children of Anna Berg?", [])["parent"].by_back_noun
 

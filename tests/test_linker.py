@@ -443,6 +443,28 @@ def test_a_first_name_names_the_person(small_kg, tmp_path: Path, question: str, 
     assert top(index.link(question), mention).label == label
 
 
+LINEAGE_TTL = """\
+@prefix l: <http://example.org/lineage/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+l:Person a rdfs:Class ; rdfs:label "person" .
+l:hugo a l:Person ; rdfs:label "Hugo of Valdmar" ; l:father l:ulric1 .
+l:ulric1 a l:Person ; rdfs:label "Ulric I of Valdmar" .
+l:ulric2 a l:Person ; rdfs:label "Ulric II of Valdmar" ; l:father l:ulric1 .
+"""
+
+
+@pytest.mark.parametrize("question, mention, label", [
+    ("who is Hugo's dad?", "Hugo's", "Hugo of Valdmar"),  # a first name before "of <house>"
+    ("who are Ulric I's sons?", "Ulric I's", "Ulric I of Valdmar"),  # a regnal number "I", not the pronoun
+    ("who are Ulric II's sons?", "Ulric II's", "Ulric II of Valdmar"),
+])
+def test_a_first_name_names_a_person_of_a_house(small_kg, tmp_path: Path, question: str, mention: str,
+                                                label: str) -> None:
+    """A blind royal-lineage probe (session 59) named people "Hugo", "Ulric I": before, neither linked."""
+    index = small_index(small_kg, tmp_path, "lineage.ttl", LINEAGE_TTL)
+    assert top(index.link(question), mention).label == label
+
+
 PARLIAMENT_TTL = """\
 @prefix p: <http://example.org/parl/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .

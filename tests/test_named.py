@@ -92,9 +92,9 @@ def _nouns(**spelt: set[str]) -> dict[str, Spelling]:
     ("what is dave 's birthplace ?", _nouns(people__person__place_of_birth={"place"})),  # a compound's head spells it
     ("where did dave 's lineage begin ?", {}),  # a head is a word of four letters or more ("age" is none)
     ("what is the nationality of dave 's nationality ?",  # written twice: asked to be walked twice
-     {"people__person__nationality": Spelling(frozenset(), frozenset({"nationality"}), times=2)}),
+     {"people__person__nationality": Spelling(frozenset(), frozenset({"nationality"}), times=2, steps=2)}),
     ("what is dave's nationality's nationality?",  # a possessive's "'s" is no part of the word
-     {"people__person__nationality": Spelling(frozenset(), frozenset({"nationality"}), times=2)}),
+     {"people__person__nationality": Spelling(frozenset(), frozenset({"nationality"}), times=2, steps=2)}),
 ])
 def test_a_question_names_relations_by_their_words(nations, question: str, expected: dict) -> None:
     assert NamedRelations(nations.schema).named(question, []) == expected

@@ -33,10 +33,13 @@ OPENING_WORDS_LEFT, MAX_OPENING_CHARS = 2, 30
 # first no stop word, where it ends half the labels holding it or more: on MoviesKG "spielberg" 2 of 2, "scorsese"
 # 1 of 2; on the geography KG "north" 13 of 90 ("further north" had linked "Agincourt North"; session 11).
 # Its first word names it the same way ("Alice": Alice Novak; issue 27: people at work say "who manages Alice?"),
-# after a title that ends in a full stop ("Prof. Ada Whitfield": "Ada"), from three letters on.
+# after a title that ends in a full stop ("Prof. Ada Whitfield": "Ada"), from three letters on, and where small words
+# in lower case link the rest of the name ("Hugo": Hugo of Valdmar; a blind royal-lineage probe, session 59).
 _NAME_WORD = re.compile(r"[A-Z][\w.'-]*")
 _ACRONYM_WORD = re.compile(r"[A-Z][a-z]+")  # a capitalised word, itself no abbreviation
 FIRST, LAST = 0, -1  # which word of a name `parts` reads
+# A regnal number after a name ("Ulric I" opens "Ulric I of Valdmar"), which may fold to a stop word ("i")
+_REGNAL = re.compile(r"x{0,3}(?:ix|iv|v?i{0,3})")
 HEADED_WORDS = 3  # words of a name before its class's noun, at most ("the printer jam ticket": two)
 
 
@@ -77,15 +80,22 @@ class NameForms:
             keys = [key for key in holding if _may_name(key.split(), at, word)]
             if 2 * len(keys) < len(holding):  # it mostly ends (opens) names; not "north" ("North Bay", "X North")
                 continue
-            keys = [key for key in keys if len(key.split()) <= 3 and key.split()[0] not in self._stop]
+            keys = [key for key in keys if key.split()[0] not in self._stop
+                    and len(self._unlinked(key.split()) if at == FIRST else key.split()) <= 3]
             for records in self._d.records_of_keys(keys):
                 for r in records:
                     record = self._d.record(r)
                     surface = record.surface.replace("_", " ").split()
                     written = record.label.replace("_", " ").split()  # with a title's full stop
-                    if all(_NAME_WORD.fullmatch(w) for w in surface) and _folded(_name_word(written, at)) == word:
+                    # after a first name, small words may link the rest ("Hugo of Valdmar", "Ulric I of Valdmar")
+                    named = [surface[0], *self._unlinked(surface[1:])] if at == FIRST else surface
+                    if all(_NAME_WORD.fullmatch(w) for w in named) and _folded(_name_word(written, at)) == word:
                         keep_better(scored, record.entity, SCORE_NAME_PART, r)
         return scored
+
+    def _unlinked(self, words: list[str]) -> list[str]:
+        """A name's words less the small ones that link its parts ("of", "the"), written in lower case."""
+        return [w for w in words if not (w.islower() and w.casefold() in self._stop)]
 
     def opening(self, key: str) -> Scored:
         """The entity whose name opens with these words and goes on for a word or two more: "St Ann" names St Ann
@@ -94,7 +104,7 @@ class NameForms:
         whose last words are its own class's name. Only for two words or more (one word is `parts`' rule)."""
         scored: Scored = {}
         words = key.split()
-        if len(words) < 2 or words[0] in self._stop or words[-1] in self._stop:
+        if len(words) < 2 or words[0] in self._stop or (words[-1] in self._stop and not _REGNAL.fullmatch(words[-1])):
             return scored
         longer = [k for k in self._d.keys_starting(key + " ", MAX_OPENING_CHARS)
                   if len(k.split()) - len(words) <= OPENING_WORDS_LEFT]

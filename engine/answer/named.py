@@ -46,7 +46,8 @@ from kg_adapters.readable import object_noun, singular, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import VerbSenses
-from .words import STOP, fold, word_forms
+from . import glossed
+from .words import POSSESSIVE, STOP, fold, word_forms
 
 # One reading of a relation: per content word, the forms it may take and whether it is a verb ("directed",
 # "plays"), which names the relation walked either way, or a noun ("nationality", "club"), which names it only
@@ -68,6 +69,9 @@ class Spelling:
     # the most question words one reading of it spells: one step of the relation says one reading ("place of
     # birth": two words), so "X's mother's father" (two readings of `parent`) asks for two steps, not one
     width: int = 1
+    # the steps of it the question's words spell together: "X's mother's father" two, "great-grandmother" (a mother of
+    # a parent of a father: engine.answer.glossed) three, "place of birth" one (two words of one reading)
+    steps: int = 1
 
     @property
     def words(self) -> frozenset[str]:
@@ -122,6 +126,8 @@ class NamedRelations:
                 self._readings[rel.name] = [r for r in readings if r]
             back = role | frozenset(form for text in one_step(rel, subject_words(rel)) for forms, _ in _reading(text)
                                     for form in forms)
+            if mutual(rel):  # its label names either end too: "the spouse of X" may be X's subject
+                back |= frozenset(form for reading in readings for forms, verb in reading if not verb for form in forms)
             if back:
                 self._back[rel.name] = back
         self._known = frozenset({form for readings in self._readings.values() for reading in readings
@@ -138,7 +144,7 @@ class NamedRelations:
         names, which are left out."""
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
-        order = words_of(text)
+        order = [part.word for part in glossed.read(text, self._known.__contains__)]  # "mother-in-law": mother, spouse
         counts = self._corrected(Counter(order)) + self._senses.spelt(order, self._known)  # "put out": `published`
         tokens = set(counts)
         graded = self._unqualified(_dimension_words(tokens), order)
@@ -151,9 +157,9 @@ class NamedRelations:
             back = self._back.get(name, frozenset()) & tokens
             if verbs or nouns or back or sized:
                 width = max([1, *(sum(bool(forms & tokens) for forms, _ in reading) for reading in readings)])
-                found[name] = Spelling(frozenset(verbs), frozenset(nouns),
-                                       max(counts[t] for t in verbs | nouns | back | sized), frozenset(back),
-                                       frozenset(sized), width)
+                spelt = verbs | nouns | back | sized
+                found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in spelt), frozenset(back),
+                                       frozenset(sized), width, -(-sum(counts[t] for t in spelt) // width))
         return found
 
     def _unqualified(self, graded: dict[str, tuple[str, ...]], order: list[str]) -> dict[str, tuple[str, ...]]:
@@ -214,9 +220,12 @@ def subject_words(rel: RelationInfo) -> tuple[str, ...]:
     words for its objects only is read as mutual ("spouse", "neighbour"): its words name either end, as its label
     does. Such a pair is often stored once, so "the husband of X" may be X's object or X's subject. A relation with
     words for each end ("parent": "father", and "son" for its subjects) keeps them apart."""
-    if rel.reverse_words or not rel.domain or set(rel.domain) != set(rel.range):
-        return rel.reverse_words
-    return rel.words
+    return rel.words if mutual(rel) else rel.reverse_words
+
+
+def mutual(rel: RelationInfo) -> bool:
+    """Between members of one class, with lexicon words for its objects only (`subject_words`)."""
+    return not rel.reverse_words and bool(rel.domain) and set(rel.domain) == set(rel.range)
 
 
 def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:
@@ -294,10 +303,7 @@ def _is_verb(word: str) -> bool:
 def words_of(text: str) -> list[str]:
     """Folded words, underscores split: "place_of_birth" is three words. A possessive ending is no part of its
     word: "X's boss's boss" writes "boss" twice (folded whole it was "bosss" and "boss", and spelt `reports_to` once)."""
-    return re.findall(r"[a-z]+", fold(_POSSESSIVE.sub("", text)))
-
-
-_POSSESSIVE = re.compile(r"(?<=[^\W\d_])['’`]s\b")
+    return re.findall(r"[a-z]+", fold(POSSESSIVE.sub("", text)))
 
 
 # Weight of `share` beside the forward score and SIMILARITY_WEIGHT * cosine, wherever they rank candidates
@@ -338,24 +344,25 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
     far = {relation_name(node.second) for node in walk(program)
            if isinstance(node, Chain) and isinstance(node.second, (Relation, Reverse))}
     measured = {name for name, _ in ranked_walks(program)}
-    steps = walks(program)
-    by_relation: dict[str, Counter[str]] = {}
-    for name, toward_objects in steps:
+    by_step: dict[str, list[frozenset[str]]] = {}  # per relation, the words each of its steps may spell
+    for name, toward_objects in walks(program):
         spelling = named.get(name)
         if spelling is not None:
             sized = frozenset()
             if toward_objects and name not in far:
                 sized = frozenset(w for w in spelling.by_dimension if name in measured or not graded(w))
             words = spelling.by_verb | (spelling.by_noun | sized if toward_objects else spelling.by_back_noun)
-            by_relation.setdefault(name, Counter()).update(words)
+            by_step.setdefault(name, []).append(words)
             for word in words:
                 written[word] = max(written.get(word, 1), spelling.times)
-    for name, words in by_relation.items():
-        room = named[name].width * sum(1 for n, _ in steps if n == name)
-        for word in sorted(words, key=lambda w: (-min(words[w], written[w]), w)):
-            take = min(words[word], written[word], room)
-            spelt[word] += take
-            room -= take
+    for name, steps in by_step.items():
+        # each step spells its own words, up to one reading's; a step the other way spells none of them ("the
+        # grandparents of X", a parent of a father: X's parent's children spell "father" alone)
+        left = {word: written[word] for words in steps for word in words}
+        for words in sorted(steps, key=len):  # the steps with the fewest words choose first
+            for word in sorted((w for w in words if left[w] > 0), key=lambda w: (-left[w], w))[:named[name].width]:
+                spelt[word] += 1
+                left[word] -= 1
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)
 
 

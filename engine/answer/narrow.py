@@ -20,10 +20,11 @@ from engine.bootstrap.kinds import gloss_words
 from engine.programs.executor import Execution, Executor
 from engine.programs.sexpr import And, Entity, Join, Node, Program, ProgramError, Relation, Reverse, walk
 from kg_adapters.base import KGError
-from kg_adapters.readable import singular
+from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import Schema
 
-from .named import GENERATION_PREFIX, one_step, subject_words, words_of
+from . import glossed
+from .named import GENERATION_PREFIX, one_step, subject_words
 from .usual import incident
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ MAX_VALUES = 50  # values of one relation read per step: a relation that tells k
 def narrowed(program: Program, question: str, schema: Schema, executor: Executor) -> tuple[Program, Execution] | None:
     """The program with each step that a kind word of the question (anonymised: no name holds one) names
     narrowed to that kind, and its execution; None where nothing narrows."""
-    kinds = _kind_words(question)
+    kinds = _kind_words(question, schema)
     if not kinds:
         return None
     steps = [(node, words) for node in walk(program) if (words := _end_words(node, schema))]
@@ -59,14 +60,26 @@ def narrowed(program: Program, question: str, schema: Schema, executor: Executor
     return (out, after) if 0 < len(after.answers) < len(before.answers) else None
 
 
-def _kind_words(question: str) -> list[tuple[str, str]]:
-    """(word, the kind it names) for each noun of the question, in order: "grandfather" names a "father"."""
+def _kind_words(question: str, schema: Schema) -> list[tuple[str, str]]:
+    """(word, the kind it names) for each noun of the question, in order: "grandfather" names a "father". A word
+    read through its gloss (engine.answer.glossed) names one kind per step it walks: a "mother-in-law" a mother
+    (then a spouse, of no kind), a "granddaughter" a child that is a granddaughter (then a child of no kind)."""
     out = []
-    for token in words_of(question):
-        word = singular(token)
-        base = word[len(GENERATION_PREFIX):] if word.startswith(GENERATION_PREFIX) else word
-        out.append((word, base or word))
+    for part in glossed.read(question, _known(schema).__contains__):
+        if part.kind is None:
+            continue
+        word, kind = singular(part.word), singular(part.kind)
+        if kind == word and word.startswith(GENERATION_PREFIX):
+            kind = word[len(GENERATION_PREFIX):] or word
+        out.append((word, kind))
     return out
+
+
+def _known(schema: Schema) -> set[str]:
+    """The words that name a relation's end, as `_end_words` reads them, and its labels."""
+    return {singular(w.lower()) for info in schema.relations
+            for w in (*one_step(info, info.words), *one_step(info, subject_words(info)), info.label,
+                      object_noun(info.name))}
 
 
 def _in_walk_order(kinds: list[tuple[str, str]], question: str) -> list[tuple[str, str]]:
@@ -91,8 +104,8 @@ def _end_words(node: Node, schema: Schema) -> set[str]:
 def _named_value(step: Join, kind: str, schema: Schema, executor: Executor) -> Node | None:
     """(JOIN g value) for the one value of the step's answers, over one of their relations g, that the gloss of
     the kind ("father" for "grandfather") names; None where none or several are."""
-    glossed = gloss_words(kind)
-    if not glossed:
+    gloss = gloss_words(kind)
+    if not gloss:
         return None
     try:
         members = [a.iri for a in executor.execute(step).answers if a.iri]
@@ -102,7 +115,7 @@ def _named_value(step: Join, kind: str, schema: Schema, executor: Executor) -> N
             if side != "subject":
                 continue
             values = executor.execute(Join(Reverse(Relation(name)), step)).answers[:MAX_VALUES]
-            found += [(name, v.label) for v in values if v.iri and v.label.lower() in glossed]
+            found += [(name, v.label) for v in values if v.iri and v.label.lower() in gloss]
     except (KGError, ProgramError) as err:
         log.info("values of %s: %s", step, err)
         return None

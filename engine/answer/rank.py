@@ -244,7 +244,10 @@ class Ranker:
         # (Not for named words: more of them may take more relations, and the one-hop reading of one word
         # came in for the two-hop reading of both.)
         shortest = lambda c: len(relations(c.program))  # noqa: E731
-        for measure, order in ((lambda c: len(c.anchors), shortest), (lambda c: c.named, lambda c: 0)):
+        # (a word's relation counts less each step the reading walks that no word spells: "X's paternal grandfather"
+        # had as its rival on both named steps a walk through X's grandfather's spouse)
+        spelt = lambda c: c.named - unnamed_steps(c.program, question.named_relations)  # noqa: E731
+        for measure, order in ((lambda c: len(c.anchors), shortest), (spelt, lambda c: 0)):
             most = max(map(measure, rivals), default=0)
             fuller = [c for c in scored if c.execution is not None and c not in out and measure(c) > most
                       and (fits_asked(question, c) or not fitting)]

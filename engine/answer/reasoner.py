@@ -58,9 +58,9 @@ from .search import ProgramCandidate, Search, SkippedReading
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 96: a string written as held, over another form of a schema word ("still open"). 95: words of a name
-# before its class's noun name it (NameForms.headed). 94: short strings are named as entities are. Before: git log.
-REASONER_VERSION = 96
+# version). 97: a word read through its WordNet gloss ("mother-in-law"), a mutual relation's label either way, a name's
+# first word before "of" ("Hugo"). 96: a string written as held ("still open"). 95: NameForms.headed. Before: git log.
+REASONER_VERSION = 97
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -136,6 +136,10 @@ def ordinals_as_values(question: str, nouns: frozenset[str]) -> str:
     return outside_brackets(question, lambda part: _ORDINAL_NOUN.sub(value, part))
 
 
+# A possessive ending, which is no part of its word: "X's boss's boss" writes "boss" twice.
+POSSESSIVE = re.compile(r"(?<=[^\W\d_])['’`]s\b")
+
+
 def fold(token: str) -> str:
     """Case-folded, accents stripped, apostrophes removed; "&" reads "and"."""
     if token == "&":

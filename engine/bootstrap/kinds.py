@@ -35,6 +35,12 @@ DEPTH = 2
 # reading "person parent person") both were, and their kinds together passed MAX_KINDS, so "child" gave none.
 # "capital" (a seat of government 0.60, its next sense 0.48) and "parent" (0.67, 0.48) keep one sense either way.
 SENSE_MARGIN = 0.02
+# WordNet lists a noun's most frequent sense first; it is followed too where it lies this near the best one. Read over
+# the senses of the relation nouns of the dev KGs and the blind probes (a one-off script, session 59): "father" read
+# "human father human" is a forefather at 0.64 and a male parent at 0.57, so its kinds had been "cofounder" and
+# "colonizer", not "dad"; "mother" 0.66 / 0.64; "capital" (a seat of government 0.60) keeps its first sense (assets)
+# out at 0.24, "child" (read toward the subjects: offspring 0.54) its young person at 0.41.
+FIRST_SENSE_MARGIN = 0.1
 # Nouns with more kinds than this, over the senses followed, are too general to name one relation by them
 # ("person", "location"): their kinds are classes of their own, or other relations' ends.
 MAX_KINDS = 60
@@ -46,30 +52,42 @@ class Embedding(Protocol):
 
 def kinds_of(nouns: Sequence[str], reading: str, embedder: Embedding) -> list[str]:
     """The words WordNet gives as kinds of `nouns` (and their synonyms), in the senses that read nearest
-    `reading` (the relation between its classes); the nouns themselves left out."""
+    `reading` (the relation between its classes); the nouns themselves left out, and the relatives a kind's gloss
+    walks to through another ("mother-in-law": the mother of your spouse; engine.answer.glossed reads those). The
+    first senses that only FIRST_SENSE_MARGIN lets in are left out too where with them the kinds pass MAX_KINDS."""
     wordnet = load_wordnet()
     if wordnet is None:
         return []
-    found: dict[str, int] = {}
+    near: dict[str, int] = {}
+    first: dict[str, int] = {}
     for noun in dict.fromkeys(n.lower() for n in nouns if n):
-        for synset in _senses_near(wordnet, noun, reading, embedder):
+        for synset, only_first in _senses_near(wordnet, noun, reading, embedder):
+            into = first if only_first else near
             for word, depth in _below(wordnet, synset).items():
-                found[word] = min(depth, found.get(word, depth))
+                into[word] = min(depth, into.get(word, depth))
     # a compound that holds one of the nouns ("adoptive parent") is spelt by that noun already
     spelt = {part for noun in nouns for part in noun.lower().split()}
-    words = [w for w in sorted(found, key=lambda w: (found[w], w)) if not spelt & set(w.split())]
-    return words if len(words) <= MAX_KINDS else []
+    for found in ({**first, **near}, near):
+        words = [w for w in sorted(found, key=lambda w: (found[w], w)) if not spelt & set(w.split())
+                 and walk_gloss(w) is None]
+        if len(words) <= MAX_KINDS:
+            return words
+    return []
 
 
-def _senses_near(wordnet, noun: str, reading: str, embedder: Embedding) -> list:
+def _senses_near(wordnet, noun: str, reading: str, embedder: Embedding) -> list[tuple[object, bool]]:
+    """(sense, whether only FIRST_SENSE_MARGIN lets it in) for the senses of `noun` that read near `reading`."""
     senses = wordnet.synsets(noun.replace(" ", "_"), pos="n")
     if len(senses) <= 1:
-        return senses
+        return [(s, False) for s in senses]
     texts = [reading, *(f"{noun}: {s.definition()}" for s in senses)]
     m = np.asarray(embedder.encode(texts), dtype=np.float32)
     m /= np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
     sims = m[1:] @ m[0]
-    return [s for s, sim in zip(senses, sims) if sim >= sims.max() - SENSE_MARGIN]
+    out = [(s, False) for s, sim in zip(senses, sims) if sim >= sims.max() - SENSE_MARGIN]
+    if sims[0] < sims.max() - SENSE_MARGIN and sims[0] >= sims.max() - FIRST_SENSE_MARGIN:
+        out.insert(0, (senses[0], True))
+    return out
 
 
 def _below(wordnet, root) -> dict[str, int]:
@@ -99,10 +117,53 @@ def first_sense_words(noun: str) -> frozenset[str]:
     return frozenset(words - {noun.lower()})
 
 
+def broader(word: str, noun: str) -> bool:
+    """Whether `noun`'s first WordNet sense is a kind of `word`'s, at any depth: "parent" is broader than "father",
+    whose kinds ("dad") are some of a parent's, beside the mother's ("mom"). False without WordNet."""
+    wordnet = load_wordnet()
+    if wordnet is None:
+        return False
+    general = wordnet.synsets(word.replace(" ", "_"), pos="n")
+    specific = wordnet.synsets(noun.replace(" ", "_"), pos="n")
+    if not general or not specific:
+        return False
+    above, level = set(), [specific[0]]
+    while level:
+        level = [h for s in level for h in s.hypernyms() if h.name() not in above]
+        above.update(h.name() for h in level)
+    return general[0].name() in above
+
+
 def is_plain_noun(word: str) -> bool:
     """One or two words of letters (a hyphen inside), lower case: what the lexicon keeps."""
     parts = word.split()
     return 1 <= len(parts) <= 2 and all(re.fullmatch(r"[a-z][a-z-]*", p) for p in parts)
+
+
+# The two shapes of a gloss that walks from one relative to another (engine.answer.glossed): "the mother of your
+# spouse" (or "... of your father or mother"), "a male grandchild".
+WALK_OF_YOUR = re.compile(r"(?:the|a|an) ([a-z]+) of your ([a-z]+)(?: or ([a-z]+))?")
+WALK_OF_SEX = re.compile(r"(?:a|an) (?:male|female) ([a-z]+)")
+
+
+def walk_gloss(word: str) -> re.Match | None:
+    """The match of `WALK_OF_YOUR` on the first clause of the word's first gloss, where it walks so."""
+    return WALK_OF_YOUR.fullmatch(first_gloss(word))
+
+
+@lru_cache(maxsize=8192)
+def first_gloss(word: str) -> str:
+    """The first clause of the gloss of the word's first noun sense ("the sister of your father or mother" for
+    "aunt"), in lower case; "" without WordNet or for a word it does not know. A hyphenated word is looked up as
+    written, then with underscores ("great-grandmother" is WordNet's "great_grandmother")."""
+    wordnet = load_wordnet()
+    if wordnet is None:
+        return ""
+    for form in dict.fromkeys((word.replace(" ", "_"), word.replace("-", "_"))):
+        senses = wordnet.synsets(form, pos="n")
+        if senses:
+            return " ".join(re.split(r"[;(]", senses[0].definition())[0].lower().split())
+    return ""
 
 
 def gloss_words(noun: str) -> frozenset[str]:

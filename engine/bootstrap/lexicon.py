@@ -36,7 +36,7 @@ from kg_adapters.naming import local_name
 from kg_adapters.readable import object_noun, singular, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
-from .kinds import first_sense_words, is_plain_noun, kinds_of
+from .kinds import broader, first_sense_words, is_plain_noun, kinds_of
 
 log = logging.getLogger(__name__)
 
@@ -264,6 +264,8 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
         ends = []
         for toward_objects, nouns in ((True, forward), (False, backward)):
             nouns = [n for n in nouns if n.lower() not in _class_nouns(schema, rel, toward_objects)]
+            own = role if not toward_objects else (None if role else object_noun(rel.name))
+            nouns = [n for n in nouns if not (own and n.lower() != own and (own in n.lower() or broader(n, own)))]
             at = end(schema, rel, toward_objects)
             found = kinds_of(nouns, _reading(schema, rel, toward_objects), embedder)
             ends.append(nearest(kept(found, at, embedder, known), at, embedder))
@@ -278,6 +280,11 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
     return {name: RelationWords(joined(ends.words, alone.get(name, none).words),
                                 joined(ends.reverse_words, alone.get(name, none).reverse_words))
             for name, ends in words.items()}
+
+
+# (Kinds are not followed from a word of the model's that is broader than the end's own noun, nor from one that holds
+# it: a blind royal-lineage probe's `father` had "parent" and "grandfather", so its kinds were "grandpa", and "dad" and
+# "mom", kinds of a parent, had two owners and named neither `father` nor `mother`; session 59.)
 
 
 def _reading(schema: Schema, rel: RelationInfo, toward_objects: bool) -> str:

@@ -1,0 +1,98 @@
+"""A word the KG's words lack, read through its WordNet gloss (engine.answer.glossed), on a real store with a made-up
+family whose couples are stored once."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.answer.glossed import Part, composed, read
+from engine.answer.named import NamedRelations
+from engine.answer.narrow import narrowed
+from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import parse, to_text
+from kg_adapters.lexicon import RelationWords
+from tests.conftest import zero_shot_reasoner
+from tests.test_narrow import FAMILY
+
+# Dov is Cara's husband, stored once, from his side: Cara's in-laws are reached by walking `spouse` back
+MARRIED = FAMILY + """\
+f:spouse rdfs:label "spouse" ; rdfs:domain f:Person ; rdfs:range f:Person .
+f:dov f:spouse f:cara .
+"""
+KIN = frozenset({"father", "mother", "parent", "child", "son", "daughter", "spouse", "husband", "wife"})
+
+
+@pytest.fixture(scope="module")
+def married(tmp_path_factory):
+    from engine.config import ScoutConfig
+
+    root = tmp_path_factory.mktemp("married")
+    (root / "married.ttl").write_text(MARRIED)
+    kg = KnowledgeGraph.open(str(root / "married.ttl"), ScoutConfig(cache_dir=str(root / "cache")))
+    # the words a lexicon holds (engine.bootstrap.lexicon; WordNet's kinds give these)
+    kg.adopt_lexicon({"parent": RelationWords(("father", "mother", "dad"), ("son", "daughter", "child")),
+                      "spouse": RelationWords(("husband", "wife"), ())})
+    yield kg
+    kg.close()
+
+
+@pytest.mark.parametrize("word, parts", [
+    ("mother-in-law", (Part("mother", "mother"), Part("spouse", "spouse"))),  # "the mother of your spouse"
+    ("son-in-law", (Part("husband", "husband"), Part("daughter", "daughter"))),  # "the husband of your daughter"
+    # "the mother of your father or mother": the inner step's kind is left open
+    ("grandma", (Part("mother", "mother"), Part("father", None))),
+    # "a male grandchild", a grandchild "a child of your son or daughter": the outer step is a grandson
+    ("grandsons", (Part("child", "grandsons"), Part("son", None))),
+    # "a mother of your grandparent", a grandparent "a parent of your father or mother": three steps
+    ("great-grandmother", (Part("mother", "mother"), Part("parent", "parent"), Part("father", None))),
+])
+def test_a_gloss_of_a_walk_names_its_steps_outermost_first(word: str, parts: tuple[Part, ...]) -> None:
+    assert composed(word, KIN.__contains__) == parts
+
+
+@pytest.mark.parametrize("word, known", [
+    ("son", KIN),  # "a male child" adds no step: a kind of the relation's end, the lexicon's business
+    ("mother-in-law", KIN - {"spouse"}),  # a part the KG names nothing with
+    ("aunt", KIN),  # "the sister of your father or mother": "sister" is glossed as no walk
+    ("teammate", KIN),  # "a fellow member of a team": no walk
+    ("no-such-word-here", KIN),
+])
+def test_a_word_whose_gloss_walks_nothing_the_kg_names_is_read_as_written(word: str, known: frozenset) -> None:
+    assert composed(word, known.__contains__) is None
+
+
+def test_a_question_is_read_with_its_glossed_words_in_place() -> None:
+    words = [p.word for p in read("Who was Cara Moss's mother-in-law?", KIN.__contains__)]
+    assert words == ["who", "was", "cara", "moss", "mother", "spouse"]
+    # a word the KG knows is never read through its gloss, nor a word read as written
+    assert [p.word for p in read("the spouse of Dov's son", KIN.__contains__)] == ["the", "spouse", "of", "dov", "son"]
+
+
+def test_a_mutual_relations_label_names_either_end(married: KnowledgeGraph) -> None:
+    """`spouse` has words for its objects only, between persons: "the spouse of Cara" is also whom Cara is the
+    spouse of. Before (reasoner v96), only its lexicon words named its subjects."""
+    named = NamedRelations(married.schema).named("who is the spouse of Cara Moss?", [])
+    assert "spouse" in named["spouse"].by_back_noun
+
+
+def test_a_glossed_word_narrows_each_step_it_names(married: KnowledgeGraph) -> None:
+    program = '(JOIN (R parent) (JOIN spouse "Cara Moss"))'
+    found = narrowed(parse(program), "who is Cara Moss's mother-in-law?", married.schema, married.executor)
+    assert found is not None and to_text(found[0]) == '(AND (JOIN sex "Female") (JOIN (R parent) (JOIN spouse "Cara Moss")))'
+    assert [a.label for a in found[1].answers] == ["Lune Moss"]
+
+
+@pytest.mark.parametrize("question, answers", [
+    # before (reasoner v96): her own parents or children; "mother-in-law" spelt only "mother"
+    ("who is Cara Moss's mother-in-law?", {"Lune Moss"}),
+    ("who is the mother-in-law of Dov Moss?", {"Essa Tallow"}),
+])
+def test_the_reasoner_walks_what_a_glossed_word_names(married: KnowledgeGraph, tmp_path, question: str,
+                                                     answers: set[str]) -> None:
+    reasoner = zero_shot_reasoner(married, tmp_path)
+    try:
+        result = reasoner.answer(question)
+        assert {a.label for a in result.answers} == answers, result.program
+        assert "spouse" in result.program
+    finally:
+        reasoner.close()
