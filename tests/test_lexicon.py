@@ -8,9 +8,9 @@ from bench.kgs import KGS_DATA as KGS
 from engine.answer.linker import LabelIndex
 from engine.answer.named import NamedRelations, share
 from engine.answer.question import QuestionReader
-from engine.bootstrap.kinds import kinds_of
+from engine.bootstrap.kinds import broader, kinds_of
 from engine.bootstrap.lexicon import (End, build_lexicon, distinct, end, ensure_lexicon, kept, proposals,
-                                      relation_examples, with_kinds)
+                                      known_words, relation_examples, with_kinds)
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
 from kg_adapters.lexicon import RelationWords, read_lexicon
@@ -185,10 +185,37 @@ def test_a_lexicon_word_of_grand_names_two_steps_of_its_relation(small_kg) -> No
     # only the sense near the relation: a seat of government, not money or a letter
     (["capital"], "country capital city", set(), {"stock", "seed money", "majuscule", "state capital"}),
     (["person"], "film starred actors person", set(), {"actor"}),  # too general: no kinds at all
+    # WordNet's first sense, a male parent, lies 0.07 below a forefather's: followed too (kinds.FIRST_SENSE_MARGIN);
+    # before (lexicon v7), a blind royal-lineage probe's `father` had "cofounder" and "colonizer", not "dad"
+    (["father"], "human father human", {"dad", "daddy", "papa"}, {"father-in-law"}),
+    (["mother"], "human mother human", {"mom", "mommy"}, {"mother-in-law"}),  # a relative through a spouse: no kind
 ])
 def test_wordnet_gives_the_kinds_of_a_relations_nouns(embedder, nouns, reading, has, has_not) -> None:
     kinds = set(kinds_of(nouns, reading, embedder))
     assert has <= kinds and not has_not & kinds, sorted(kinds)
+
+
+def test_a_word_broader_than_the_ends_own_noun_gives_no_kinds(small_kg, embedder) -> None:
+    """A 0.5B model gave "parent" and "grandfather" for the objects of `father`: the kinds of a parent ("mom") are
+    the mother's too, and a grandfather's ("grandpa") no father's, so neither is followed (lexicon v8)."""
+    assert broader("parent", "father") and not broader("father", "parent")
+    kg = small_kg("lineage.ttl", LINEAGE)
+    words = with_kinds({"father": RelationWords(("parent", "grandfather"), ()), "mother": RelationWords((), ())},
+                       kg.schema, embedder, known_words(kg.schema))
+    assert {"dad"} <= set(words["father"].words) and not {"grandpa", "mom"} & set(words["father"].words)
+    assert {"mom"} <= set(words["mother"].words) and not {"dad"} & set(words["mother"].words)
+
+
+LINEAGE = """\
+@prefix l: <http://example.org/lineage/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+l:Human a rdfs:Class ; rdfs:label "human" .
+l:father rdfs:label "father" ; rdfs:domain l:Human ; rdfs:range l:Human .
+l:mother rdfs:label "mother" ; rdfs:domain l:Human ; rdfs:range l:Human .
+l:ada a l:Human ; rdfs:label "Ada Roe" ; l:father l:tom ; l:mother l:eve .
+l:tom a l:Human ; rdfs:label "Tom Roe" .
+l:eve a l:Human ; rdfs:label "Eve Roe" .
+"""
 
 
 PARLIAMENT = """\

@@ -450,6 +450,9 @@ l:Person a rdfs:Class ; rdfs:label "person" .
 l:hugo a l:Person ; rdfs:label "Hugo of Valdmar" ; l:father l:ulric1 .
 l:ulric1 a l:Person ; rdfs:label "Ulric I of Valdmar" .
 l:ulric2 a l:Person ; rdfs:label "Ulric II of Valdmar" ; l:father l:ulric1 .
+l:anselm a l:Person ; rdfs:label "Prince Anselm of Varnland" .
+l:nils a l:Person ; rdfs:label "Prince Nils of Varnland" .
+l:konrad a l:Person ; rdfs:label "Prince Konrad of Varnland" .
 """
 
 
@@ -463,6 +466,8 @@ def test_a_first_name_names_a_person_of_a_house(small_kg, tmp_path: Path, questi
     """A blind royal-lineage probe (session 59) named people "Hugo", "Ulric I": before, neither linked."""
     index = small_index(small_kg, tmp_path, "lineage.ttl", LINEAGE_TTL)
     assert top(index.link(question), mention).label == label
+    # a word that opens three such names is a title, not a first name (NameForms.MAX_LINKED_NAMES)
+    assert index.forms.parts("prince") == {}
 
 
 PARLIAMENT_TTL = """\

@@ -25,7 +25,7 @@ PROBES = {"transit": "transit.nt", "recipes": "recipes.csv", "airline": "airline
           "software": "software.ttl", "league": "league.tsv", "museum": "museum.ttl", "parliament": "parliament.jsonld",
           "zoo": "zoo.rdf", "consultancy": "consultancy.ttl",
           "atlas": "atlas.nt", "dynasty": "dynasty.tsv", "library": "library.ttl", "helpdesk": "helpdesk.ttl",
-          "royals": "royals.ttl"}
+          "royals": "royals.ttl", "lineage": "lineage.nt"}
 
 
 def run_probe(name: str, out: Path, tag: str, budget: int | None, extra: list[str]) -> dict:

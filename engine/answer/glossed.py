@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from engine.bootstrap.kinds import WALK_OF_SEX, WALK_OF_YOUR, first_gloss
+from kg_adapters.readable import singular
 
 from .words import POSSESSIVE, STOP, fold
 
@@ -29,6 +30,12 @@ from .words import POSSESSIVE, STOP, fold
 MAX_DEPTH = 3
 MIN_LETTERS = 4  # shorter words ("ma", "pa") are read as written: WordNet's first senses of them are other words
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+# Two more shapes of a gloss: a relative who shares an end with one ("a male with the same parents as someone else",
+# "a female person who has the same parents as another person"), and one of two relatives ("a person's brother or
+# sister").
+_SAME = re.compile(r"(?:a|an) (?:(?:male|female) )?(?:person )?(?:with|who has) the same ([a-z]+) as "
+                   r"(?:someone else|another person)")
+_EITHER = re.compile(r"(?:a|an) person's ([a-z]+)(?: or ([a-z]+))?")
 
 
 @dataclass(frozen=True)
@@ -38,41 +45,67 @@ class Part:
 
     word: str
     kind: str | None
+    same: bool = False  # the step walks back over the one inside it: a brother shares that step's end ("parents")
 
 
-def read(text: str, known: Callable[[str], bool]) -> list[Part]:
+@dataclass(frozen=True)
+class Words:
+    """What the KG's words say: whether a word names a relation's end, and a word for the other end of the relation
+    a word names ("child" for "parent"), None where it has none."""
+
+    known: Callable[[str], bool]
+    other_end: Callable[[str], str | None] = lambda word: None
+    labelled: Callable[[str], bool] = lambda word: False  # a word of a relation's own label or noun
+
+
+def read(text: str, words: Words) -> list[Part]:
     """Every word of `text` (folded, hyphens kept together, a possessive ending dropped) as a Part of itself, but a
-    word the KG does not know whose gloss composes known words: its parts instead, outermost first."""
+    word the KG does not know whose gloss composes known words: its parts instead, outermost first. A word only the
+    lexicon knows is read through its gloss too where the gloss walks two steps or more: a 0.5B model gave
+    "sibling" and "grandfather" for one step of `parent` and `father` (a royal family probe, session 59)."""
     out: list[Part] = []
     for token in _WORD.findall(fold(POSSESSIVE.sub("", text))):
-        parts = None if known(token) or token in STOP or len(token) < MIN_LETTERS else composed(token, known)
+        parts = None
+        if not (words.labelled(token) or token in STOP or len(token) < MIN_LETTERS):
+            parts = composed(token, words)
+            parts = parts if parts and (len(parts) > 1 or not words.known(token)) else None
         out += list(parts) if parts else [Part(w, w) for w in token.split("-")]
     return out
 
 
-def composed(word: str, known: Callable[[str], bool], depth: int = MAX_DEPTH) -> tuple[Part, ...] | None:
+def composed(word: str, words: Words, depth: int = MAX_DEPTH) -> tuple[Part, ...] | None:
     """The steps `word`'s gloss walks, outermost first, each named by a word the KG knows; None where its gloss
-    has neither shape, or a part names nothing the KG knows. A gloss that adds no step ("a male child" for "son")
+    has no such shape, or a part names nothing the KG knows. A gloss that adds no step ("a male child" for "son")
     composes nothing: such a word is a kind of its relation's end, the lexicon's business (bootstrap.kinds)."""
     if depth <= 0:
         return None
     gloss = first_gloss(word)
     walk = WALK_OF_YOUR.fullmatch(gloss)
     if walk:
-        outer = _part(walk.group(1), known, depth)
-        choices = [w for w in walk.groups()[1:] if w]
-        inner = next((p for w in choices if (p := _part(w, known, depth)) is not None), None)
-        if outer is None or inner is None:
-            return None
-        if len(choices) > 1:  # "your father or mother": that step's kind is open
-            inner = (replace(inner[0], kind=None), *inner[1:])
-        return outer + inner
+        outer = _part(walk.group(1), words, depth)
+        inner = _either([w for w in walk.groups()[1:] if w], words, depth)
+        return None if outer is None or inner is None else outer + inner
+    shared = _SAME.fullmatch(gloss)
+    if shared:  # "a male with the same parents as someone else": the children of one's parents
+        end = singular(shared.group(1))
+        back = words.other_end(end) if words.known(end) else None
+        return None if back is None else (Part(back, word, same=True), Part(end, None))
+    either = _EITHER.fullmatch(gloss)
+    if either:  # "a person's brother or sister"
+        return _either([w for w in either.groups() if w], words, depth)
     sexed = WALK_OF_SEX.fullmatch(gloss)
-    parts = _part(sexed.group(1), known, depth) if sexed else None
+    parts = _part(sexed.group(1), words, depth) if sexed else None
     if parts is None or len(parts) < 2:
         return None
     return (replace(parts[0], kind=word), *parts[1:])  # "grandson": the outer step's member is the grandson's sex
 
 
-def _part(word: str, known: Callable[[str], bool], depth: int) -> tuple[Part, ...] | None:
-    return (Part(word, word),) if known(word) else composed(word, known, depth - 1)
+def _part(word: str, words: Words, depth: int) -> tuple[Part, ...] | None:
+    return (Part(word, word),) if words.known(word) else composed(word, words, depth - 1)
+
+
+def _either(choices: list[str], words: Words, depth: int) -> tuple[Part, ...] | None:
+    """The parts of the first choice the KG's words reach; where there were two, its outer step's kind is open
+    ("your father or mother")."""
+    parts = next((p for w in choices if (p := _part(w, words, depth)) is not None), None)
+    return (replace(parts[0], kind=None), *parts[1:]) if parts and len(choices) > 1 else parts

@@ -38,6 +38,9 @@ OPENING_WORDS_LEFT, MAX_OPENING_CHARS = 2, 30
 _NAME_WORD = re.compile(r"[A-Z][\w.'-]*")
 _ACRONYM_WORD = re.compile(r"[A-Z][a-z]+")  # a capitalised word, itself no abbreviation
 FIRST, LAST = 0, -1  # which word of a name `parts` reads
+# A word opening more names than this whose small words link the rest is a title ("Prince": Prince Frederik of
+# Varnland, Prince Anselm of Varnland, ...), not a first name (a blind royal probe's "Prince Edmund", session 59)
+MAX_LINKED_NAMES = 2
 # A regnal number after a name ("Ulric I" opens "Ulric I of Valdmar"), which may fold to a stop word ("i")
 _REGNAL = re.compile(r"x{0,3}(?:ix|iv|v?i{0,3})")
 HEADED_WORDS = 3  # words of a name before its class's noun, at most ("the printer jam ticket": two)
@@ -82,6 +85,7 @@ class NameForms:
                 continue
             keys = [key for key in keys if key.split()[0] not in self._stop
                     and len(self._unlinked(key.split()) if at == FIRST else key.split()) <= 3]
+            linked: Scored = {}
             for records in self._d.records_of_keys(keys):
                 for r in records:
                     record = self._d.record(r)
@@ -90,7 +94,10 @@ class NameForms:
                     # after a first name, small words may link the rest ("Hugo of Valdmar", "Ulric I of Valdmar")
                     named = [surface[0], *self._unlinked(surface[1:])] if at == FIRST else surface
                     if all(_NAME_WORD.fullmatch(w) for w in named) and _folded(_name_word(written, at)) == word:
-                        keep_better(scored, record.entity, SCORE_NAME_PART, r)
+                        keep_better(linked if named != surface else scored, record.entity, SCORE_NAME_PART, r)
+            if len(linked) <= MAX_LINKED_NAMES:  # more open so: a title ("Prince Frederik of Varnland"), no name
+                for entity, (score, r) in linked.items():
+                    keep_better(scored, entity, score, r)
         return scored
 
     def _unlinked(self, words: list[str]) -> list[str]:

@@ -42,11 +42,12 @@ from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from kg_adapters.readable import object_noun, singular, subject_role
+from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import VerbSenses
 from . import glossed
+from .ends import GENERATION_PREFIX, mutual, one_step, subject_words
 from .words import POSSESSIVE, STOP, fold, word_forms
 
 # One reading of a relation: per content word, the forms it may take and whether it is a verb ("directed",
@@ -132,6 +133,13 @@ class NamedRelations:
                 self._back[rel.name] = back
         self._known = frozenset({form for readings in self._readings.values() for reading in readings
                                  for forms, _ in reading for form in forms}).union(*self._back.values())
+        # a noun of a relation between members of one class -> a word for its subjects ("parent": "child")
+        other_end = {form: min(self._back[rel.name]) for rel in schema.relations if rel.name in self._back
+                     and set(rel.domain) == set(rel.range) for reading in self._readings.get(rel.name, ())
+                     for forms, verb in reading if not verb for form in forms}
+        labelled = {form for rel in schema.relations for text in (rel.label, rel.reverse_label, object_noun(rel.name))
+                    for forms, _ in _reading(text) for form in forms}
+        self._words = glossed.Words(self._known.__contains__, other_end.get, labelled.__contains__)
         # the nouns of relations to numbers, years and dates: what an adjective of dimension may stand before
         self._measured_nouns = frozenset(form for rel in schema.relations if schema.literal_kind(rel) in NUMERIC_KINDS
                                          for reading in self._readings.get(rel.name, ()) for forms, verb in reading
@@ -144,7 +152,7 @@ class NamedRelations:
         names, which are left out."""
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
-        order = [part.word for part in glossed.read(text, self._known.__contains__)]  # "mother-in-law": mother, spouse
+        order = [part.word for part in glossed.read(text, self._words)]  # "mother-in-law": mother, spouse
         counts = self._corrected(Counter(order)) + self._senses.spelt(order, self._known)  # "put out": `published`
         tokens = set(counts)
         graded = self._unqualified(_dimension_words(tokens), order)
@@ -161,6 +169,10 @@ class NamedRelations:
                 found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in spelt), frozenset(back),
                                        frozenset(sized), width, -(-sum(counts[t] for t in spelt) // width))
         return found
+
+    def shares(self, text: str) -> bool:
+        """Whether a word of the question is read as sharing an end with its topic ("brother": the same parents)."""
+        return any(part.same for part in glossed.read(text, self._words))
 
     def _unqualified(self, graded: dict[str, tuple[str, ...]], order: list[str]) -> dict[str, tuple[str, ...]]:
         """The adjectives of dimension less those before a noun of a relation to numbers or dates: "the state with
@@ -215,42 +227,10 @@ def _subject_role_apart(rel: RelationInfo, readings: list[Reading]) -> tuple[lis
     return [reading for reading in kept if reading], moved
 
 
-def subject_words(rel: RelationInfo) -> tuple[str, ...]:
-    """The lexicon's words for a relation's subjects. A relation between members of one class whose lexicon has
-    words for its objects only is read as mutual ("spouse", "neighbour"): its words name either end, as its label
-    does. Such a pair is often stored once, so "the husband of X" may be X's object or X's subject. A relation with
-    words for each end ("parent": "father", and "son" for its subjects) keeps them apart."""
-    return rel.words if mutual(rel) else rel.reverse_words
-
-
-def mutual(rel: RelationInfo) -> bool:
-    """Between members of one class, with lexicon words for its objects only (`subject_words`)."""
-    return not rel.reverse_words and bool(rel.domain) and set(rel.domain) == set(rel.range)
-
-
-def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:
-    """The lexicon's `words` that name one step of `rel`: not a word of "grand" made of another word of the
-    relation. A small model or WordNet gives "grand<word>" for an end of a relation whose words hold "<word>";
-    English forms it from "<word>", two generations off, and `NamedRelations._corrected` reads it so (the relation
-    walked twice). Kept, the word spelt one step of the relation and left the second unnamed."""
-    own = {w.lower() for w in (rel.label, object_noun(rel.name), *rel.words, *rel.reverse_words)}
-    own |= {singular(w) for w in own}
-
-    def twice(word: str) -> bool:
-        rest = word.lower()[len(GENERATION_PREFIX):]
-        return word.lower().startswith(GENERATION_PREFIX) and (rest in own or singular(rest) in own)
-
-    return tuple(w for w in words if not twice(w))
-
-
 # A compound's head (NamedRelations._head) is this long or more, and what comes before it at least 3 letters
 # (`_head`'s docstring has examples). At v51 (with DETOUR_WEIGHT; `python -m bench.kgs --fresh`) MetaQA went
 # 87.8 -> 89.5 tune and 88.7 -> 89.3 check; both tune questions that moved hold a compound of a relation word.
 COMPOUND_HEAD_LETTERS = 4
-# English names a relative two generations off with this prefix: a "grandfather" is a father's father, a
-# "granddaughter" a child's daughter. Word formation, not a list: which relation "father" or "daughter" names is
-# the KG's lexicon's (engine.bootstrap.kinds), so the prefix asks for that relation walked twice.
-GENERATION_PREFIX = "grand"
 # A misspelt relation word (NamedRelations._corrected): as long as the linker's single-word typos of names.
 TYPO_MIN_LETTERS = 5
 TYPO_TWO_EDITS = 9

@@ -24,7 +24,7 @@ from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import Schema
 
 from . import glossed
-from .named import GENERATION_PREFIX, one_step, subject_words
+from .ends import GENERATION_PREFIX, one_step, subject_words
 from .usual import incident
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def _kind_words(question: str, schema: Schema) -> list[tuple[str, str]]:
     read through its gloss (engine.answer.glossed) names one kind per step it walks: a "mother-in-law" a mother
     (then a spouse, of no kind), a "granddaughter" a child that is a granddaughter (then a child of no kind)."""
     out = []
-    for part in glossed.read(question, _known(schema).__contains__):
+    for part in glossed.read(question, _words(schema)):
         if part.kind is None:
             continue
         word, kind = singular(part.word), singular(part.kind)
@@ -75,11 +75,18 @@ def _kind_words(question: str, schema: Schema) -> list[tuple[str, str]]:
     return out
 
 
-def _known(schema: Schema) -> set[str]:
-    """The words that name a relation's end, as `_end_words` reads them, and its labels."""
-    return {singular(w.lower()) for info in schema.relations
-            for w in (*one_step(info, info.words), *one_step(info, subject_words(info)), info.label,
-                      object_noun(info.name))}
+def _words(schema: Schema) -> glossed.Words:
+    """The words that name a relation's end, as `_end_words` reads them, and its labels; and for a noun of a
+    relation between members of one class, a word for its subjects ("parent": "child")."""
+    known, other_end, labelled = set(), {}, set()
+    for info in schema.relations:
+        backs = sorted(singular(w.lower()) for w in one_step(info, subject_words(info)))
+        nouns = {singular(w.lower()) for w in (*one_step(info, info.words), info.label, object_noun(info.name))}
+        known |= nouns | set(backs)
+        labelled |= {singular(info.label.lower()), object_noun(info.name)}
+        if backs and set(info.domain) == set(info.range):
+            other_end.update({noun: backs[0] for noun in nouns})
+    return glossed.Words(known.__contains__, other_end.get, labelled.__contains__)
 
 
 def _in_walk_order(kinds: list[tuple[str, str]], question: str) -> list[tuple[str, str]]:

@@ -171,7 +171,8 @@ class QuestionReader:
             anchors=anchors,
             classes=classes,
             asks_count=asks_count(text),
-            asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised)),  # titles never count
+            # titles never count; "brother" reads as sharing parents (engine.answer.glossed)
+            asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised) or self._named.shares(text)),
             asks_superlative=superlative,
             asks_negation=negation,
             negated=_negated(text, linking) if negation else frozenset(),

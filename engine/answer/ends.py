@@ -1,0 +1,46 @@
+"""The lexicon's words for a relation's two ends, as one step of it reads them.
+
+A relation's words (engine.bootstrap.lexicon) name its objects, seen from a subject ("father" for `parent`), and
+its subjects, seen from an object ("son"). Two readings need care: a relation between members of one class with
+words for its objects only reads them for either end (`mutual`: "spouse", stored once per couple), and a word of
+"grand" made of another of its words names two steps, not one (`one_step`). Read by `engine.answer.named` (the
+steps a question's words spell) and `engine.answer.narrow` (the kind each step answers with).
+"""
+
+from __future__ import annotations
+
+from kg_adapters.readable import object_noun, singular
+from kg_adapters.schema import RelationInfo
+
+# English names a relative two generations off with this prefix: a "grandfather" is a father's father, a
+# "granddaughter" a child's daughter. Word formation, not a list: which relation "father" or "daughter" names is
+# the KG's lexicon's (engine.bootstrap.kinds), so the prefix asks for that relation walked twice.
+GENERATION_PREFIX = "grand"
+
+
+def subject_words(rel: RelationInfo) -> tuple[str, ...]:
+    """The lexicon's words for a relation's subjects. A relation between members of one class whose lexicon has
+    words for its objects only is read as mutual ("spouse", "neighbour"): its words name either end, as its label
+    does. Such a pair is often stored once, so "the husband of X" may be X's object or X's subject. A relation with
+    words for each end ("parent": "father", and "son" for its subjects) keeps them apart."""
+    return rel.words if mutual(rel) else rel.reverse_words
+
+
+def mutual(rel: RelationInfo) -> bool:
+    """Between members of one class, with lexicon words for its objects only (`subject_words`)."""
+    return not rel.reverse_words and bool(rel.domain) and set(rel.domain) == set(rel.range)
+
+
+def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:
+    """The lexicon's `words` that name one step of `rel`: not a word of "grand" made of another word of the
+    relation. A small model or WordNet gives "grand<word>" for an end of a relation whose words hold "<word>";
+    English forms it from "<word>", two generations off, and `NamedRelations._corrected` reads it so (the relation
+    walked twice). Kept, the word spelt one step of the relation and left the second unnamed."""
+    own = {w.lower() for w in (rel.label, object_noun(rel.name), *rel.words, *rel.reverse_words)}
+    own |= {singular(w) for w in own}
+
+    def twice(word: str) -> bool:
+        rest = word.lower()[len(GENERATION_PREFIX):]
+        return word.lower().startswith(GENERATION_PREFIX) and (rest in own or singular(rest) in own)
+
+    return tuple(w for w in words if not twice(w))
