@@ -103,3 +103,14 @@ def test_the_reasoner_walks_what_a_glossed_word_names(married: KnowledgeGraph, t
         assert {a.label for a in result.answers} == answers, result.program
     finally:
         reasoner.close()
+
+
+def test_a_lexicon_word_is_read_through_its_gloss_only_over_its_own_relation() -> None:
+    """A 0.5B model gave "sibling" for one step of `parent` (a royal probe): its gloss walks `parent` twice, so the
+    gloss wins. A lineage KG's `sibling` has "sister" among its words: the gloss walks other relations, so the
+    lexicon's word stands (a blind lineage probe had read "sisters" as parents' children it does not store)."""
+    owners = {"sibling": {"parent"}, "sister": {"sibling"}, "parent": {"parent"}, "child": {"parent"}}
+    words = Words(owners.__contains__, {"parent": "child"}.get, lambda w: False,
+                  lambda w: frozenset(owners.get(w, ())))
+    assert [p.word for p in read("Lena's sibling", words)] == ["lena", "child", "parent"]
+    assert [p.word for p in read("Lena's sister", words)] == ["lena", "sister"]

@@ -56,19 +56,23 @@ class Words:
     known: Callable[[str], bool]
     other_end: Callable[[str], str | None] = lambda word: None
     labelled: Callable[[str], bool] = lambda word: False  # a word of a relation's own label or noun
+    owners: Callable[[str], frozenset[str]] = lambda word: frozenset()  # the relations a word names
 
 
 def read(text: str, words: Words) -> list[Part]:
     """Every word of `text` (folded, hyphens kept together, a possessive ending dropped) as a Part of itself, but a
     word the KG does not know whose gloss composes known words: its parts instead, outermost first. A word only the
-    lexicon knows is read through its gloss too where the gloss walks two steps or more: a 0.5B model gave
-    "sibling" and "grandfather" for one step of `parent` and `father` (a royal family probe, session 59)."""
+    lexicon knows is read through its gloss too where the gloss walks two steps or more over the relation the
+    lexicon gave it to: a 0.5B model gave "sibling" and "grandfather" for one step of `parent` and `father` (a royal
+    family probe, session 59), but "sister" for `sibling` stays that relation's."""
     out: list[Part] = []
     for token in _WORD.findall(fold(POSSESSIVE.sub("", text))):
         parts = None
         if not (words.labelled(token) or token in STOP or len(token) < MIN_LETTERS):
             parts = composed(token, words)
-            parts = parts if parts and (len(parts) > 1 or not words.known(token)) else None
+            if parts and words.known(token):
+                walked = frozenset().union(*(words.owners(p.word) for p in parts))
+                parts = parts if len(parts) > 1 and words.owners(token) & walked else None
         out += list(parts) if parts else [Part(w, w) for w in token.split("-")]
     return out
 

@@ -136,10 +136,15 @@ class NamedRelations:
         # a noun of a relation between members of one class -> a word for its subjects ("parent": "child")
         other_end = {form: min(self._back[rel.name]) for rel in schema.relations if rel.name in self._back
                      and set(rel.domain) == set(rel.range) for reading in self._readings.get(rel.name, ())
-                     for forms, verb in reading if not verb for form in forms}
+                     if len(reading) == 1 for forms, verb in reading if not verb for form in forms}
         labelled = {form for rel in schema.relations for text in (rel.label, rel.reverse_label, object_noun(rel.name))
                     for forms, _ in _reading(text) for form in forms}
-        self._words = glossed.Words(self._known.__contains__, other_end.get, labelled.__contains__)
+        owners: dict[str, set[str]] = {}
+        for name in self._readings.keys() | self._back.keys():
+            for form in {f for r in self._readings.get(name, ()) for fs, _ in r for f in fs} | self._back.get(name, set()):
+                owners.setdefault(form, set()).add(name)
+        self._words = glossed.Words(self._known.__contains__, other_end.get, labelled.__contains__,
+                                    lambda word: frozenset(owners.get(word, ())))
         # the nouns of relations to numbers, years and dates: what an adjective of dimension may stand before
         self._measured_nouns = frozenset(form for rel in schema.relations if schema.literal_kind(rel) in NUMERIC_KINDS
                                          for reading in self._readings.get(rel.name, ()) for forms, verb in reading

@@ -78,15 +78,18 @@ def _kind_words(question: str, schema: Schema) -> list[tuple[str, str]]:
 def _words(schema: Schema) -> glossed.Words:
     """The words that name a relation's end, as `_end_words` reads them, and its labels; and for a noun of a
     relation between members of one class, a word for its subjects ("parent": "child")."""
-    known, other_end, labelled = set(), {}, set()
+    owners: dict[str, set[str]] = {}
+    other_end, labelled = {}, set()
     for info in schema.relations:
         backs = sorted(singular(w.lower()) for w in one_step(info, subject_words(info)))
         nouns = {singular(w.lower()) for w in (*one_step(info, info.words), info.label, object_noun(info.name))}
-        known |= nouns | set(backs)
+        for word in nouns | set(backs):
+            owners.setdefault(word, set()).add(info.name)
         labelled |= {singular(info.label.lower()), object_noun(info.name)}
         if backs and set(info.domain) == set(info.range):
             other_end.update({noun: backs[0] for noun in nouns})
-    return glossed.Words(known.__contains__, other_end.get, labelled.__contains__)
+    return glossed.Words(owners.__contains__, other_end.get, labelled.__contains__,
+                         lambda word: frozenset(owners.get(word, ())))
 
 
 def _in_walk_order(kinds: list[tuple[str, str]], question: str) -> list[tuple[str, str]]:
