@@ -31,7 +31,8 @@ from typing import Callable, Protocol
 
 from engine.bootstrap.corpus import CorpusRecord
 from engine.config import ScoutConfig
-from engine.programs.sexpr import Entity, Join, Program, Relation, Reverse, parse, relation_name, relations, to_text
+from engine.programs.sexpr import (Entity, Join, Literal, Program, Relation, Reverse, parse, relation_name, relations,
+                                   to_text, walk)
 from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
@@ -244,9 +245,10 @@ class Ranker:
         # (Not for named words: more of them may take more relations, and the one-hop reading of one word
         # came in for the two-hop reading of both.)
         shortest = lambda c: len(relations(c.program))  # noqa: E731
-        # (a word's relation counts less each step the reading walks that no word spells: "X's paternal grandfather"
-        # had as its rival on both named steps a walk through X's grandfather's spouse)
-        spelt = lambda c: c.named - unnamed_steps(c.program, question.named_relations)  # noqa: E731
+        # (a word's relation counts less each step the reading walks on from a set that no word spells: "X's paternal
+        # grandfather" had as its rival on both named steps a walk on to X's grandfather's spouse; a step from a name
+        # needs no word of its own, "players from Italy")
+        spelt = lambda c: c.named - unnamed_on(c.program, question.named_relations)  # noqa: E731
         for measure, order in ((lambda c: len(c.anchors), shortest), (spelt, lambda c: 0)):
             most = max(map(measure, rivals), default=0)
             fuller = [c for c in scored if c.execution is not None and c not in out and measure(c) > most
@@ -367,6 +369,12 @@ def walks_on_unnamed(program: Program, named: dict[str, Spelling], meant: frozen
 def best_order(cand: ProgramCandidate) -> tuple[float, int]:
     """The best set's order: forward score plus `relevance`, ties to the earlier."""
     return -(cand.forward + relevance(cand)), cand.order
+
+
+def unnamed_on(program: Program, named: dict[str, Spelling]) -> int:
+    """The steps that walk on from a set (not from a name or value) over a relation no word of the question spells."""
+    return sum(1 for node in walk(program) if isinstance(node, Join) and not isinstance(node.arg, (Entity, Literal))
+               and relation_name(node.relation) not in named)
 
 
 def relevance(cand: ProgramCandidate) -> float:

@@ -253,6 +253,12 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
     """`words` (the model's, each with one owner), then the kinds of each end's nouns that one end alone has and
     that no word of the model's or of a label spells: the model's words and the labels win."""
     kinds: dict[str, RelationWords] = {}
+    owns = {object_noun(rel.name) for rel in schema.relations} - {""}
+
+    def covers(word: str, own: str) -> bool:
+        """Broader than the end's own noun and another relation's ("parent" for `father` beside `mother`)."""
+        return broader(word, own) and any(other != own and broader(word, other) for other in owns)
+
     for rel in schema.relations:
         if _literal(schema, rel):
             continue
@@ -265,7 +271,7 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
         for toward_objects, nouns in ((True, forward), (False, backward)):
             nouns = [n for n in nouns if n.lower() not in _class_nouns(schema, rel, toward_objects)]
             own = role if not toward_objects else (None if role else object_noun(rel.name))
-            nouns = [n for n in nouns if not (own and n.lower() != own and (own in n.lower() or broader(n, own)))]
+            nouns = [n for n in nouns if not (own and n.lower() != own and (own in n.lower() or covers(n, own)))]
             at = end(schema, rel, toward_objects)
             found = kinds_of(nouns, _reading(schema, rel, toward_objects), embedder)
             ends.append(nearest(kept(found, at, embedder, known), at, embedder))
@@ -282,9 +288,10 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
             for name, ends in words.items()}
 
 
-# (Kinds are not followed from a word of the model's that is broader than the end's own noun, nor from one that holds
-# it: a blind royal-lineage probe's `father` had "parent" and "grandfather", so its kinds were "grandpa", and "dad" and
-# "mom", kinds of a parent, had two owners and named neither `father` nor `mother`; session 59.)
+# (Kinds are not followed from a word of the model's that is broader than the end's own noun and another relation's,
+# nor from one that holds it: a blind royal-lineage probe's `father` had "parent" and "grandfather", so its kinds were
+# "grandpa", and "mom", a kind of a parent, had two owners and named no `mother`; session 59. Broader than the end's
+# noun alone is no bar: WorldCup's "team" for `plays_in_club`, whose first WordNet sense is a team.)
 
 
 def _reading(schema: Schema, rel: RelationInfo, toward_objects: bool) -> str:
