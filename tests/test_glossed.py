@@ -114,3 +114,15 @@ def test_a_lexicon_word_is_read_through_its_gloss_only_over_its_own_relation() -
                   lambda w: frozenset(owners.get(w, ())))
     assert [p.word for p in read("Lena's sibling", words)] == ["lena", "child", "parent"]
     assert [p.word for p in read("Lena's sister", words)] == ["lena", "sister"]
+
+
+def test_a_choice_between_two_relations_is_no_step() -> None:
+    """"grandmother": the mother of your father or mother. Where `father` and `mother` are relations of their own,
+    the inner step is either, which no one word says: the word is read as written (and "grand" reads `mother`
+    twice, engine.answer.named). Where one `parent` holds both, the choice is one relation."""
+    owners = {"father": {"father"}, "mother": {"mother"}}
+    apart = Words(owners.__contains__, lambda w: None, lambda w: False, lambda w: frozenset(owners.get(w, ())))
+    assert composed("grandmother", apart) is None
+    together = {"father": {"parent"}, "mother": {"parent"}}
+    one = Words(together.__contains__, lambda w: None, lambda w: False, lambda w: frozenset(together.get(w, ())))
+    assert composed("grandmother", one) == (Part("mother", "mother"), Part("father", None))

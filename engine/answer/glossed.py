@@ -110,6 +110,11 @@ def _part(word: str, words: Words, depth: int) -> tuple[Part, ...] | None:
 
 def _either(choices: list[str], words: Words, depth: int) -> tuple[Part, ...] | None:
     """The parts of the first choice the KG's words reach; where there were two, its outer step's kind is open
-    ("your father or mother")."""
+    ("your father or mother"). None where the two name different relations (a KG with `father` and `mother`): the
+    step is either, which no one word says (a blind genealogy probe's "grandmother on her mother's side" went up
+    `father`, the first choice)."""
     parts = next((p for w in choices if (p := _part(w, words, depth)) is not None), None)
+    if len(choices) > 1 and words.known(choices[0]) and words.known(choices[1]) \
+            and words.owners(choices[0]) != words.owners(choices[1]):
+        return None
     return (replace(parts[0], kind=None), *parts[1:]) if parts and len(choices) > 1 else parts
