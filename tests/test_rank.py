@@ -360,12 +360,16 @@ def test_the_reading_walking_the_most_named_relations_is_a_finalist(films: Knowl
     films_of = cand('(JOIN directed_by "Ridley Scott")', 1, -1.0)
     years = cand('(JOIN (R release_year) (JOIN directed_by "Ridley Scott"))', 2, -4.0)
     worse = cand('(JOIN (R release_year) (JOIN written_by "Ridley Scott"))', 2, -5.0)
-    assert Ranker.with_fuller(_cues(), [films_of], [films_of, worse, years]) == [films_of, years]
-    assert Ranker.with_fuller(_cues(), [films_of, years], [films_of, worse, years]) == [films_of, years]
+    # the question's words spell both relations ("release year", "directed"), as the candidates' counts say
+    spelt = {"release_year": Spelling(frozenset(), frozenset({"release"})),
+             "directed_by": Spelling(frozenset({"directed"}), frozenset())}
+    cues = _cues(named_relations=spelt)
+    assert Ranker.with_fuller(cues, [films_of], [films_of, worse, years]) == [films_of, years]
+    assert Ranker.with_fuller(cues, [films_of, years], [films_of, worse, years]) == [films_of, years]
     # a finalist that detours below its last step is no rival: the reading of both words still comes in
     detour = cand('(JOIN (R release_year) (JOIN directed_by (JOIN (R directed_by) (JOIN written_by "Ridley Scott"))))',
                   2, -2.0)
-    assert Ranker.with_fuller(_cues(), [films_of, detour], [detour, worse, years]) == [films_of, detour, years]
+    assert Ranker.with_fuller(cues, [films_of, detour], [detour, worse, years]) == [films_of, detour, years]
 
 
 def test_a_choice_is_answered_by_ranking_the_names_offered() -> None:

@@ -54,7 +54,7 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
     way (a made-up US-geography KG; before, the path's plain `capital` was counted as the other way).
     """
     uses = Counter(walks(program, values_read=False))
-    written = {name: spelling.steps for name, spelling in (named or {}).items()}
+    written = {name: max(spelling.times, spelling.steps) for name, spelling in (named or {}).items()}
     extra = max([0, *(n - written.get(name, 1) for (name, _), n in uses.items())])
     return extra + (walk_back and walks_back(program))
 
