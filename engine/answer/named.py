@@ -152,12 +152,18 @@ class NamedRelations:
         self._vocabulary = sorted(self._known)  # in a fixed order, for the typo search
         self._senses = VerbSenses(_relation_verbs(schema))
 
-    def named(self, text: str, names: list[tuple[int, int]]) -> dict[str, Spelling]:
-        """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
-        names, which are left out."""
+    def parts(self, text: str, names: list[tuple[int, int]]) -> list[glossed.Part]:
+        """The question's words, the (start, end) spans of entity names left out (a title never names a relation),
+        each word the KG lacks read as the steps its gloss walks ("mother-in-law": mother, spouse)."""
         for start, end in sorted(names, reverse=True):
             text = text[:start] + " " + text[end:]
-        order = [part.word for part in glossed.read(text, self._words)]  # "mother-in-law": mother, spouse
+        return glossed.read(text, self._words)
+
+    def named(self, text: str, names: list[tuple[int, int]],
+              parts: list[glossed.Part] | None = None) -> dict[str, Spelling]:
+        """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity
+        names, which are left out; `parts`: the question as `parts` reads it, where already read."""
+        order = [part.word for part in (self.parts(text, names) if parts is None else parts)]
         counts = self._corrected(Counter(order)) + self._senses.spelt(order, self._known)  # "put out": `published`
         tokens = set(counts)
         graded = self._unqualified(_dimension_words(tokens), order)
@@ -174,10 +180,6 @@ class NamedRelations:
                 found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in spelt), frozenset(back),
                                        frozenset(sized), width, -(-sum(counts[t] for t in spelt) // width))
         return found
-
-    def shares(self, text: str) -> bool:
-        """Whether a word of the question is read as sharing an end with its topic ("brother": the same parents)."""
-        return any(part.same for part in glossed.read(text, self._words))
 
     def _unqualified(self, graded: dict[str, tuple[str, ...]], order: list[str]) -> dict[str, tuple[str, ...]]:
         """The adjectives of dimension less those before a noun of a relation to numbers or dates: "the state with

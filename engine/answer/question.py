@@ -150,7 +150,8 @@ class QuestionReader:
         runs = name_runs(text, linking)
         choice = offered_choice(text, linking, runs)
         negation = bool(_NEGATION.search(anonymised))
-        named = self._named.named(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"])
+        parts = self._named.parts(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"])
+        named = self._named.named(text, [], parts)
         asked_types = self._asked_types(text, linking, named)
         # no ranking by a superlative a relation's reading spells ("the <superlative> <noun> of X"), or a "first" of when
         graded = graded_words(anonymised, self._named_superlatives)
@@ -172,7 +173,7 @@ class QuestionReader:
             classes=classes,
             asks_count=asks_count(text),
             # titles never count; "brother" reads as sharing parents (engine.answer.glossed)
-            asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised) or self._named.shares(text)),
+            asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised) or any(p.same for p in parts)),
             asks_superlative=superlative,
             asks_negation=negation,
             negated=_negated(text, linking) if negation else frozenset(),
