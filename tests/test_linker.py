@@ -453,6 +453,10 @@ l:ulric2 a l:Person ; rdfs:label "Ulric II of Valdmar" ; l:father l:ulric1 .
 l:anselm a l:Person ; rdfs:label "Prince Anselm of Varnland" .
 l:nils a l:Person ; rdfs:label "Prince Nils of Varnland" .
 l:konrad a l:Person ; rdfs:label "Prince Konrad of Varnland" .
+l:lena a l:Person ; rdfs:label "Princess Lena of Varnland" .
+l:sigrid a l:Person ; rdfs:label "Princess Sigrid of Varnland" .
+l:beatrix a l:Person ; rdfs:label "Princess Beatrix of Varnland" .
+l:edmund a l:Person ; rdfs:label "Prince Edmund, Duke of Eastmere" .
 """
 
 
@@ -460,10 +464,13 @@ l:konrad a l:Person ; rdfs:label "Prince Konrad of Varnland" .
     ("who is Hugo's dad?", "Hugo's", "Hugo of Valdmar"),  # a first name before "of <house>"
     ("who are Ulric I's sons?", "Ulric I's", "Ulric I of Valdmar"),  # a regnal number "I", not the pronoun
     ("who are Ulric II's sons?", "Ulric II's", "Ulric II of Valdmar"),
+    ("is Sigrid Lena's sister?", "Lena's", "Princess Lena of Varnland"),  # the word after a title (session 60)
+    ("who are Prince Edmund's granddaughters?", "Prince Edmund's", "Prince Edmund, Duke of Eastmere"),  # "of": small
 ])
 def test_a_first_name_names_a_person_of_a_house(small_kg, tmp_path: Path, question: str, mention: str,
                                                 label: str) -> None:
-    """A blind royal-lineage probe (session 59) named people "Hugo", "Ulric I": before, neither linked."""
+    """Blind royal probes named people "Hugo", "Ulric I" (session 59), "Lena" and "Prince Edmund" (session 60): before,
+    none linked."""
     index = small_index(small_kg, tmp_path, "lineage.ttl", LINEAGE_TTL)
     assert top(index.link(question), mention).label == label
     # a word that opens three such names is a title, not a first name (NameForms.MAX_LINKED_NAMES)

@@ -237,6 +237,7 @@ def test_who_ranks_people_where_the_question_names_no_one(reader: QuestionReader
         ("when was alien first released", False),
         ("which film by ridley scott came out first", True),
         ("the first released film of ridley scott", True),  # after an article it is an adjective again
+        ("who are ridley scott's first cousins", False),  # one noun to WordNet: a "first cousin" ranks nothing
     ],
 )
 def test_questions_that_ask_for_a_ranking(reader: QuestionReader, question: str, asks_superlative: bool) -> None:

@@ -98,6 +98,17 @@ def test_a_relation_the_question_writes_twice_may_be_walked_twice() -> None:
     assert _repeats(twice) == 1 and _repeats(twice, named=written) == 0 and _repeats(thrice, named=written) == 1
 
 
+def test_a_word_that_walks_a_relation_up_and_down_allows_one_step_each_way() -> None:
+    """ "Lena's sister" is a child of her parent: `parent` once toward its objects, once toward its subjects. Counted
+    together (two steps), her aunts' walk (up twice, down once) had gone free (a blind royal probe, session 60)."""
+    siblings = parse('(JOIN parent (JOIN (R parent) "Lena"))')
+    aunts = parse('(JOIN parent (JOIN (R parent) (JOIN (R parent) "Lena")))')
+    sister = {"parent": Spelling(frozenset(), frozenset({"parent"}), by_back_noun=frozenset({"child"}), steps=2,
+                                 ahead=1, back=1)}
+    # a sister shares her parents: the question asks for the walk back (`Question.asks_same`)
+    assert _repeats(siblings, False, sister) == 0 and _repeats(aunts, False, sister) == 1
+
+
 def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: KnowledgeGraph) -> None:
     """A three-hop program scores below the one-hop program it extends; inverse consistency must still see it."""
 

@@ -11,6 +11,9 @@ import re
 
 from lemminflect import getAllInflections, getAllLemmas
 
+from kg_adapters.person_nouns import wordnet
+from kg_adapters.readable import singular
+
 from .mentions import Mention
 from .words import word_forms
 
@@ -203,7 +206,24 @@ _ORDINAL_ADVERB = re.compile(r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!'s )\b(fir
 def graded_words(text: str, phrases: tuple[tuple[frozenset[str], ...], ...]) -> str:
     """The text with only the superlatives that may rank: those no relation's reading spells
     (`without_named_superlatives`) and no "first" or "last" that says when (`without_adverbs_of_time`)."""
-    return without_adverbs_of_time(without_named_superlatives(text, phrases))
+    return without_compound_nouns(without_adverbs_of_time(without_named_superlatives(text, phrases)))
+
+
+_ORDINAL_BEFORE = re.compile(r"\b(first|last)\s+(?P<next>[a-z]+)", re.IGNORECASE)
+
+
+def without_compound_nouns(text: str) -> str:
+    """The text with each "first" and "last" blanked where WordNet knows it and the next word as one noun: a "first
+    cousin" or a "last name" ranks nothing (a blind royal probe's "Lena's first cousins" had ranked her kin by a
+    year). Same length."""
+    net = wordnet()
+
+    def blank(match: re.Match) -> str:
+        word, after = match.group(1), singular(match.group("next").lower())
+        compound = net is not None and bool(net.synsets(f"{word.lower()}_{after}", pos="n"))
+        return match.group(0).replace(word, " " * len(word), 1) if compound else match.group(0)
+
+    return _ORDINAL_BEFORE.sub(blank, text)
 
 
 def without_adverbs_of_time(text: str) -> str:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 SCORE_NAME_PART = 0.7  # below every fuzzy match a name would get: only a free top_k slot takes it
 SCORE_ACRONYM = 0.7  # as a name part: only a free slot takes it
 # A name's opening words name it where one label opens so and goes on by at most this many words ("St Ann":
-# St Ann Hospital), of at most this many more characters.
+# St Ann Hospital), small words not counted ("Prince Edmund": Prince Edmund, Duke of Eastmere; a blind royal
+# probe), of at most this many more characters.
 OPENING_WORDS_LEFT, MAX_OPENING_CHARS = 2, 30
 # A name's last word names it ("Spielberg": Steven Spielberg) in labels of two or three capitalised words, the
 # first no stop word, where it ends half the labels holding it or more: on MoviesKG "spielberg" 2 of 2, "scorsese"
@@ -39,7 +40,8 @@ _NAME_WORD = re.compile(r"[A-Z][\w.'-]*")
 _ACRONYM_WORD = re.compile(r"[A-Z][a-z]+")  # a capitalised word, itself no abbreviation
 FIRST, LAST = 0, -1  # which word of a name `parts` reads
 # A word opening more names than this whose small words link the rest is a title ("Prince": Prince Frederik of
-# Varnland, Prince Anselm of Varnland, ...), not a first name (a blind royal probe's "Prince Edmund", session 59)
+# Varnland, Prince Anselm of Varnland, ...), not a first name (a blind royal probe's "Prince Edmund", session 59);
+# the word after it is ("Lena": Princess Lena of Varnland)
 MAX_LINKED_NAMES = 2
 # A regnal number after a name ("Ulric I" opens "Ulric I of Valdmar"), which may fold to a stop word ("i")
 _REGNAL = re.compile(r"x{0,3}(?:ix|iv|v?i{0,3})")
@@ -68,6 +70,7 @@ class NameForms:
 
     def __init__(self, data: "LabelDB", stop: frozenset[str]):
         self._d, self._stop = data, stop
+        self._titles: dict[str, bool] = {}
 
     def parts(self, word: str, ends_only: bool = False) -> Scored:
         """Entities whose name ends with this word ("spielberg": Steven Spielberg) or, unless `ends_only` (a kind's
@@ -91,6 +94,8 @@ class NameForms:
                     record = self._d.record(r)
                     surface = record.surface.replace("_", " ").split()
                     written = record.label.replace("_", " ").split()  # with a title's full stop
+                    if at == FIRST and len(surface) > 2 and self._title(_folded(surface[0])):
+                        surface, written = surface[1:], written[1:]  # "Princess Lena of Varnland": "Lena"
                     # after a first name, small words may link the rest ("Hugo of Valdmar", "Ulric I of Valdmar")
                     named = [surface[0], *self._unlinked(surface[1:])] if at == FIRST else surface
                     if all(_NAME_WORD.fullmatch(w) for w in named) and _folded(_name_word(written, at)) == word:
@@ -99,6 +104,14 @@ class NameForms:
                 for entity, (score, r) in linked.items():
                     keep_better(scored, entity, score, r)
         return scored
+
+    def _title(self, word: str) -> bool:
+        """A word that opens more than MAX_LINKED_NAMES labels whose small words link the rest ("Princess")."""
+        if word not in self._titles:
+            opened = [key for key in self._d.keys_starting(word + " ", MAX_OPENING_CHARS)
+                      if any(w in self._stop for w in key.split()[2:])]
+            self._titles[word] = len(opened) > MAX_LINKED_NAMES
+        return self._titles[word]
 
     def _unlinked(self, words: list[str]) -> list[str]:
         """A name's words less the small ones that link its parts ("of", "the"), written in lower case."""
@@ -114,7 +127,7 @@ class NameForms:
         if len(words) < 2 or words[0] in self._stop or (words[-1] in self._stop and not _REGNAL.fullmatch(words[-1])):
             return scored
         longer = [k for k in self._d.keys_starting(key + " ", MAX_OPENING_CHARS)
-                  if len(k.split()) - len(words) <= OPENING_WORDS_LEFT]
+                  if len([w for w in k.split()[len(words):] if w not in self._stop]) <= OPENING_WORDS_LEFT]
         found = [(k, r) for k, records in zip(longer, self._d.records_of_keys(longer)) for r in records]
         if len(longer) > 1:  # the one that ends in its class's name
             found = [(k, r) for k, r in found if k[len(key) + 1 :] in self._class_names(self._d.record(r).entity)]

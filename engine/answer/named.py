@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from math import ceil
 
 from engine.programs.sexpr import (
     Aggregate,
@@ -73,6 +74,14 @@ class Spelling:
     # the steps of it the question's words spell together: "X's mother's father" two, "great-grandmother" (a mother of
     # a parent of a father: engine.answer.glossed) three, "place of birth" one (two words of one reading)
     steps: int = 1
+    # of those, the steps toward its objects and its subjects (None: `steps`): "sister", a child of a parent, one each
+    ahead: int | None = None
+    back: int | None = None
+
+    def written(self, toward_objects: bool) -> int:
+        """The steps the question writes one way (`walk_back.repeats`)."""
+        own = self.ahead if toward_objects else self.back
+        return max(self.times, self.steps) if own is None else own
 
     @property
     def words(self) -> frozenset[str]:
@@ -177,8 +186,12 @@ class NamedRelations:
             if verbs or nouns or back or sized:
                 width = max([1, *(sum(bool(forms & tokens) for forms, _ in reading) for reading in readings)])
                 spelt = verbs | nouns | back | sized
+                total = sum(counts[t] for t in spelt)
+                only_back = sum(counts[t] for t in back - verbs - nouns - sized)  # "kid": toward subjects only
+                only_ahead = sum(counts[t] for t in (nouns | sized) - back - verbs)
                 found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in spelt), frozenset(back),
-                                       frozenset(sized), width, -(-sum(counts[t] for t in spelt) // width))
+                                       frozenset(sized), width, ceil(total / width),
+                                       max(1, ceil((total - only_back) / width)), max(1, ceil((total - only_ahead) / width)))
         return found
 
     def _unqualified(self, graded: dict[str, tuple[str, ...]], order: list[str]) -> dict[str, tuple[str, ...]]:

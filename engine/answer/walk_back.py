@@ -46,7 +46,8 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
     after a "same" word 93.9/73.9/74.2 and 93.3/79.1/79.3.
 
     A relation the question itself writes twice (`named`: "X 's award_nominations 's award_nominations", "X's
-    mother's father") is asked to be walked twice: only uses beyond the steps the question writes count.
+    mother's father") is asked to be walked twice: only uses beyond the steps the question writes count, each way
+    (`Spelling.written`: "X's sister", a child of a parent, walks `parent` once up and once down).
 
     A direction is the walk's, not the spelling's (`named.walks`): a superlative's path `(JOIN r1 r2)` goes from
     each member toward r1's objects, as (JOIN (R r1) S) does, so "the capital of the state with the largest
@@ -54,8 +55,8 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
     way (a made-up US-geography KG; before, the path's plain `capital` was counted as the other way).
     """
     uses = Counter(walks(program, values_read=False))
-    written = {name: max(spelling.times, spelling.steps) for name, spelling in (named or {}).items()}
-    extra = max([0, *(n - written.get(name, 1) for (name, _), n in uses.items())])
+    named = named or {}
+    extra = max([0, *(n - (named[name].written(ahead) if name in named else 1) for (name, ahead), n in uses.items())])
     return extra + (walk_back and walks_back(program))
 
 
