@@ -108,6 +108,9 @@ class RelationInfo:
     # Read both ways: the KG stores each pair once, in no order, though the relation holds both ways ("borders").
     # Found where the KG is opened (kg_adapters.both_ways) or set by the user; `to_sparql` walks it either way.
     both_ways: bool = False
+    # The relations that hold its pairs reversed (`child` for `father`): found where the KG is opened
+    # (kg_adapters.inverses); a walk out over one and back over the other comes back where it began.
+    inverse_of: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

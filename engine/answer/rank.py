@@ -44,7 +44,7 @@ from .search import ProgramCandidate, Search
 from .stand_in import STAND_IN_WEIGHT, stands_in
 from .usual import UNUSUAL_WEIGHT
 from .voice import VOICE_WEIGHT, reads_backwards
-from .walk_back import DETOUR_WEIGHT, WALK_BACK_WEIGHT, detours, repeats, walks_back
+from .walk_back import DETOUR_WEIGHT, WALK_BACK_WEIGHT, Inverse, detours, partners, repeats, walks_back
 
 SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in the prompt
 NARROWED = 2  # finalists' narrowings re-ranked (`Ranker.with_fitting`): each costs one inverse score
@@ -128,6 +128,7 @@ class Ranker:
     def __init__(self, schema: Schema, llm: ScoringModel, config: ScoutConfig,
                  incident: Callable[[str], tuple[tuple[str, str], ...]]):
         self.schema, self.llm, self.config, self.incident = schema, llm, config, incident
+        self.inverse = {r.name: r.inverse_of for r in schema.relations if r.inverse_of}  # walks back over a pair
 
     # ------------------------------------------------------------------ forward score and best set
     def forward_prompt(self, question: Question, exemplars: list[CorpusRecord]) -> str:
@@ -213,8 +214,8 @@ class Ranker:
         return finalists + kept + _shortest_below(kept, fitting[self.config.beam:])
 
     @staticmethod
-    def with_fuller(question: Question, finalists: list[ProgramCandidate],
-                    scored: list[ProgramCandidate]) -> list[ProgramCandidate]:
+    def with_fuller(question: Question, finalists: list[ProgramCandidate], scored: list[ProgramCandidate],
+                    inverse_of: Inverse | None = None) -> list[ProgramCandidate]:
         """The finalists, plus the best-scored candidate built on more of the question's names than any of them,
         and the best-scored one that walks more of the relations the question's words name (each fitting the
         question's cues where a finalist does).
@@ -233,10 +234,11 @@ class Ranker:
         # back through the continent of one name, a reading on the other name alone came in for the one on both)
         # -- and a round trip below the last step is no rival either: "X's grandchildren" had as its only rival
         # a walk to X's gender and back, which kept the reading of both named steps out of the re-rank
+        named, inverse = question.named_relations, partners(inverse_of or {}, question.named_relations)
+
         def repeating(c: ProgramCandidate) -> bool:
-            named = question.named_relations
-            return bool(repeats(c.program, not question.asks_same, named)
-                        or (not question.asks_same and detours(c.program, named)))
+            return bool(repeats(c.program, not question.asks_same, named, inverse)
+                        or (not question.asks_same and detours(c.program, named, inverse)))
 
         rivals = [c for c in finalists if (fits_asked(question, c) or not fitting) and not repeating(c)] or finalists
         # one that walks straight first, as for the rivals; and of the readings on more names, the one over the
@@ -290,7 +292,8 @@ class Ranker:
         meant = meant_by_free_words(cand.program, question.named_relations, meaning)
         unnamed = unnamed_steps(cand.program, question.named_relations, meant)
         unspent = unspent_words(cand.program, question.named_relations, meaning)
-        detour = 0 if question.asks_same else detours(cand.program, question.named_relations)
+        inverse = partners(self.inverse, question.named_relations)
+        detour = 0 if question.asks_same else detours(cand.program, question.named_relations, inverse)
         backwards = reads_backwards(cand.program, question.voice)
         # with no corpus and no class asked for, nothing else tells an extra last step from the answer's own
         last = (alpha == 0.0 and not question.asked_types
@@ -300,8 +303,8 @@ class Ranker:
         elif inv is None:  # skipped: it could not change the winner, so no final score to show
             final = None
         else:
-            repeat_count = repeats(cand.program, walk_back=not question.asks_same, named=question.named_relations)
-            back = 0.0 if question.asks_same else WALK_BACK_WEIGHT * walks_back(cand.program)
+            repeat_count = repeats(cand.program, not question.asks_same, question.named_relations, inverse)
+            back = 0.0 if question.asks_same else WALK_BACK_WEIGHT * walks_back(cand.program, inverse)
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed
                      - DETOUR_WEIGHT * detour - UNSPENT_WEIGHT * unspent - LAST_STEP_WEIGHT * last

@@ -262,7 +262,7 @@ class Reasoner:
         report("re-ranking")
         t0 = time.perf_counter()
         finalists = self.ranker.with_fitting(question, self.ranker.finalists(search.leaders, best), search.scored)
-        finalists = self.ranker.with_fuller(question, finalists, search.scored)
+        finalists = self.ranker.with_fuller(question, finalists, search.scored, self.ranker.inverse)
         meaning = self.meanings.of(question, (r.name for c in finalists for r in relations(c.program)))
         ranked = self.ranker.rerank(question, search.exemplars, finalists, meaning)
         timings = replace(timings, rerank=time.perf_counter() - t0, total=time.perf_counter() - started)

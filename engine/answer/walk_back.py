@@ -6,6 +6,10 @@ them: a one-hop question read as the things that share the topic's answer (the l
 two-hop question lengthened by a round trip in the middle ("who coaches the teams Mia plays for?" read as the
 players of the teams coached by the coaches of Mia's teams). The re-rank (`rank.py`) charges each kind
 here; a question with a word of sharing ("same", "also", "co-wrote": `Question.asks_same`) pays for neither.
+
+A walk out over one relation and back over its inverse (`RelationInfo.inverse_of`: `child` beside `father`) comes
+back too: (JOIN (R child) (JOIN (R father) X)), X's father's children, is a walk back unless the question names each
+of the two by a word of its own (`partners`): "the children of X's father" walks so on purpose.
 """
 
 from __future__ import annotations
@@ -17,6 +21,18 @@ from engine.programs.sexpr import And, Join, Program, Reverse, relation_name, wa
 
 from .named import Spelling, walks
 
+# relation name -> the relations that hold its pairs reversed, as walks back count them (`partners`)
+Inverse = Mapping[str, tuple[str, ...]]
+
+
+def partners(inverse_of: Inverse, named: Mapping[str, Spelling]) -> Inverse:
+    """The inverse pairs a walk back counts for one question: all but those whose two relations its words name
+    each by a word of its own ("the children of X's father"; "X's sons" names `child` and `father` by one word)."""
+    def both(a: str, b: str) -> bool:
+        return a in named and b in named and bool(named[a].words - named[b].words and named[b].words - named[a].words)
+
+    return {name: kept for name, others in inverse_of.items() if (kept := tuple(o for o in others if not both(name, o)))}
+
 # A last step that walks straight back where the question asks for no sharing (`walks_back`: a one-hop question
 # read as the things that share the topic's answer) costs WALK_BACK_WEIGHT in the final score on top of its repeat:
 # at log(0.7) alone such a reading had won by 0.02 (university, a readable corpus). Replayed on the recorded
@@ -26,7 +42,8 @@ from .named import Spelling, walks
 WALK_BACK_WEIGHT = 0.2
 
 
-def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelling] | None = None) -> int:
+def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelling] | None = None,
+            inverse: Inverse | None = None) -> int:
     """What the repeat penalty counts: the most uses of one relation in one direction, minus one, plus one
     when the program's last step walks straight back over the relation it came by (unless `walk_back` is off,
     for questions that ask for things sharing something with the topic: `Question.asks_same`).
@@ -57,16 +74,16 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
     uses = Counter(walks(program, values_read=False))
     named = named or {}
     extra = max([0, *(n - (named[name].written(ahead) if name in named else 1) for (name, ahead), n in uses.items())])
-    return extra + (walk_back and walks_back(program))
+    return extra + (walk_back and walks_back(program, inverse))
 
 
-def walks_back(program: Program) -> bool:
+def walks_back(program: Program, inverse: Inverse | None = None) -> bool:
     """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it, also where that
     one is narrowed first: (JOIN plays_in_club (AND (JOIN (R plays_in_club) X) Y)), the players of the clubs of
     X's players that are in Y, read "a Forward from Spain" as the forwards' clubs in Spain, walked back. Each side
     of an AND ends a reading too: (AND (JOIN r X) (JOIN s (JOIN (R s) Y))), the members of X whose s is that of
     some member of Y, had won unpenalised over (AND (JOIN r X) (JOIN s Y)) (BENCHMARKS.md, reasoner v31)."""
-    return any(isinstance(step, Join) and _undoes(step) for step in _last_steps(program))
+    return any(isinstance(step, Join) and _undoes(step, inverse or {}) for step in _last_steps(program))
 
 
 # A walk back below the last step that the question does not spell twice (`detours`) costs DETOUR_WEIGHT in the
@@ -78,14 +95,14 @@ def walks_back(program: Program) -> bool:
 DETOUR_WEIGHT = 0.2
 
 
-def detours(program: Program, named: Mapping[str, Spelling] | None = None) -> int:
+def detours(program: Program, named: Mapping[str, Spelling] | None = None, inverse: Inverse | None = None) -> int:
     """The walks back below the last step (that one is `walks_back`'s) over a relation the question names by
     fewer than two words: "the works written by the writer of X" spells `written_by` twice, "who coaches the teams Mia
     plays for?" spells `coaches` once, so the teams coached by the coaches of Mia's teams are a detour."""
     last = {id(node) for node in _last_steps(program)}
     spelt = {name: len(spelling.words) for name, spelling in (named or {}).items()}
     return sum(1 for node in walk(program) if isinstance(node, Join) and id(node) not in last
-               and _undoes(node) and spelt.get(relation_name(node.relation), 0) < 2)
+               and _undoes(node, inverse or {}) and spelt.get(relation_name(node.relation), 0) < 2)
 
 
 def _last_steps(program: Program) -> list[Program]:
@@ -95,8 +112,12 @@ def _last_steps(program: Program) -> list[Program]:
     return [program]
 
 
-def _undoes(step: Join) -> bool:
-    """Whether the step walks back over the relation of a step just under it (through an AND too)."""
+def _undoes(step: Join, inverse: Inverse) -> bool:
+    """Whether the step walks back over the relation of a step just under it (through an AND too): the same
+    relation the other way, or its inverse the same way."""
     inner = [step.arg.left, step.arg.right] if isinstance(step.arg, And) else [step.arg]
-    return any(isinstance(s, Join) and relation_name(s.relation) == relation_name(step.relation)
-               and isinstance(s.relation, Reverse) != isinstance(step.relation, Reverse) for s in inner)
+    name, ahead = relation_name(step.relation), isinstance(step.relation, Reverse)
+    return any(isinstance(s, Join) and (
+        relation_name(s.relation) == name and isinstance(s.relation, Reverse) != ahead
+        or relation_name(s.relation) in inverse.get(name, ()) and isinstance(s.relation, Reverse) == ahead)
+        for s in inner)

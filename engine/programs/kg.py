@@ -8,6 +8,7 @@ from pathlib import Path
 from engine.config import ScoutConfig
 from kg_adapters.base import KGError, KGStore
 from kg_adapters.both_ways import with_both_ways
+from kg_adapters.inverses import with_inverses, with_partner_words
 from kg_adapters.lexicon import RelationWords, lexicon_path, read_lexicon, with_lexicon, write_lexicon
 from kg_adapters.registry import StoreLimits, open_store
 from kg_adapters.schema import (
@@ -49,11 +50,12 @@ class KnowledgeGraph:
     @classmethod
     def from_store(cls, store: KGStore, config: ScoutConfig) -> "KnowledgeGraph":
         schema = cached_schema(store, config.cache_dir, InductionConfig(timeout_s=max(60.0, config.query_timeout_s)))
-        schema = with_both_ways(schema, store)
+        schema = with_inverses(with_both_ways(schema, store), store)
         names_file = names_path(config.cache_dir, store.info.fingerprint)
         schema = rename_classes(schema, read_names(names_file))
         lexicon_file = lexicon_path(config.cache_dir, store.info.fingerprint) if config.lexicon else None
         schema = with_lexicon(schema, read_lexicon(lexicon_file) or {}) if lexicon_file else schema
+        schema = with_partner_words(schema)
         edits_file = edits_path(config.cache_dir, store.info.fingerprint)
         schema = _with_edits(schema, read_edits(edits_file))
         executor = Executor(
@@ -96,7 +98,7 @@ class KnowledgeGraph:
         (edit_schema) stay on top."""
         if self.lexicon_file is not None:
             write_lexicon(self.lexicon_file, lexicon)
-        schema = with_lexicon(self.schema, lexicon)
+        schema = with_partner_words(with_lexicon(self.schema, lexicon))
         schema = _with_edits(schema, read_edits(self.edits_file) if self.edits_file else ())
         self.schema = self.executor.schema = schema
         return schema

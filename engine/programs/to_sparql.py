@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from kg_adapters.base import RDF_TYPE, RDFS_LABEL, XSD
+from kg_adapters.inverses import narrower
 from kg_adapters.schema import SUBJECT, ClassInfo, Schema
 
 from .sexpr import (
@@ -101,8 +102,9 @@ def _path(rel: Node, start: str, end: str, ctx: _Context) -> Patterns:
         forward = rel.relation if isinstance(rel, Reverse) else rel
         info = relation_info(forward, ctx.schema)
         p = iri(info.iri)
-        if info.both_ways:  # stored once per pair, in no order (kg_adapters.both_ways)
-            return [f"{start} ({p}|^{p}) {end} ."]
+        ways = [p, *([f"^{p}"] if info.both_ways else []), *(f"^{iri(q.iri)}" for q in narrower(info, ctx.schema))]
+        if len(ways) > 1:  # stored once per pair, in no order (kg_adapters.both_ways), or partly as an inverse's
+            return [f"{start} ({'|'.join(ways)}) {end} ." if rel is forward else f"{end} ({'|'.join(ways)}) {start} ."]
         return [f"{start} {p} {end} ." if rel is forward else f"{end} {p} {start} ."]
     if isinstance(rel, Chain):
         middle = ctx.var("m")
