@@ -9,7 +9,7 @@ import pytest
 from engine.answer.asked import fits_asked, what_is_asked
 from engine.answer.named import Spelling
 from engine.answer.rank import Ranker, walks_on_unnamed
-from engine.answer.walk_back import detours, repeats as _repeats
+from engine.answer.walk_back import detours, from_the_shared_end, repeats as _repeats
 from engine.answer.search import ProgramCandidate
 from engine.programs.executor import Answer, Execution
 from engine.programs.kg import KnowledgeGraph
@@ -107,6 +107,17 @@ def test_a_word_that_walks_a_relation_up_and_down_allows_one_step_each_way() -> 
                                  ahead=1, back=1)}
     # a sister shares her parents: the question asks for the walk back (`Question.asks_same`)
     assert _repeats(siblings, False, sister) == 0 and _repeats(aunts, False, sister) == 1
+
+
+def test_a_brother_shares_the_parents_not_the_children() -> None:
+    """ "Vivienne's brother": a male with the same parents (engine.answer.glossed), so the walk back goes up `parent`
+    first; her children's parents (her husband) walk down first (a blind royal probe, session 60)."""
+    named = {"parent": Spelling(frozenset(), frozenset({"parent"}), by_back_noun=frozenset({"child"}), steps=2)}
+    up_first = parse('(JOIN parent (JOIN (R parent) "Vivienne"))')
+    down_first = parse('(JOIN (R parent) (JOIN parent "Vivienne"))')
+    shared = frozenset({"parent"})
+    assert not from_the_shared_end(up_first, shared, named) and from_the_shared_end(down_first, shared, named)
+    assert not from_the_shared_end(down_first, frozenset(), named)  # "the same" of other words: either way
 
 
 def test_a_step_best_left_out_of_the_best_set_is_still_a_finalist(films: KnowledgeGraph) -> None:

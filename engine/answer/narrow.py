@@ -57,7 +57,12 @@ def narrowed(program: Program, question: str, schema: Schema, executor: Executor
     except (KGError, ProgramError) as err:
         log.info("narrowing %s: %s", program, err)
         return None
-    return (out, after) if 0 < len(after.answers) < len(before.answers) else None
+    return (out, after) if 0 < _size(after) < _size(before) else None
+
+
+def _size(execution: Execution) -> int:
+    """How many things it answers with, or counts: "how many grandsons" narrows what it counts."""
+    return execution.count if execution.count is not None else len(execution.answers)
 
 
 def _kind_words(question: str, schema: Schema) -> list[tuple[str, str]]:

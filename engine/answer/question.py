@@ -35,8 +35,7 @@ from .degree import (THAN_ANY, asks_count, bounds, comparatives, graded_words, i
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
-from .nouns import POSSESSED as _POSSESSED
-from .nouns import classes_named_or_denied, ranked_subjects, relation_nouns, without_possessors
+from .nouns import POSSESSED as _POSSESSED, classes_named_or_denied, ranked_subjects, relation_nouns, without_possessors
 from .quantities import in_units, measures_lengths, unit_after, with_numbers
 from .voice import Voiced, voiced
 from .where import WHERE_WORD, Where
@@ -85,6 +84,7 @@ class Question:
     classes: tuple[str, ...]  # schema classes named by words of the question
     asks_count: bool = False
     asks_same: bool = False
+    shared: frozenset[str] = frozenset()  # what a gloss says is the same ("brother": "parent"), walked to first
     asks_superlative: bool = False
     asks_negation: bool = False  # "not", "never", "without": (AND S (NOT T))
     negated: frozenset[int] = frozenset()  # mentions after the negation word: what T may stand on
@@ -174,6 +174,7 @@ class QuestionReader:
             asks_count=asks_count(text),
             # titles never count; "brother" reads as sharing parents (engine.answer.glossed)
             asks_same=bool(_SAME.search(anonymised) or self._co_verb.search(anonymised) or any(p.same for p in parts)),
+            shared=frozenset(after.word for part, after in zip(parts, parts[1:]) if part.same),
             asks_superlative=superlative,
             asks_negation=negation,
             negated=_negated(text, linking) if negation else frozenset(),

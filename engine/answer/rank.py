@@ -44,7 +44,8 @@ from .search import ProgramCandidate, Search
 from .stand_in import STAND_IN_WEIGHT, stands_in
 from .usual import UNUSUAL_WEIGHT
 from .voice import VOICE_WEIGHT, reads_backwards
-from .walk_back import DETOUR_WEIGHT, WALK_BACK_WEIGHT, Inverse, detours, partners, repeats, walks_back
+from .walk_back import (DETOUR_WEIGHT, WALK_BACK_WEIGHT, Inverse, detours, from_the_shared_end, partners, repeats,
+                        walks_back)
 
 SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in the prompt
 NARROWED = 2  # finalists' narrowings re-ranked (`Ranker.with_fitting`): each costs one inverse score
@@ -303,8 +304,9 @@ class Ranker:
         elif inv is None:  # skipped: it could not change the winner, so no final score to show
             final = None
         else:
-            repeat_count = repeats(cand.program, not question.asks_same, question.named_relations, inverse)
-            back = 0.0 if question.asks_same else WALK_BACK_WEIGHT * walks_back(cand.program, inverse)
+            same = question.asks_same and not from_the_shared_end(cand.program, question.shared, question.named_relations)
+            repeat_count = repeats(cand.program, not same, question.named_relations, inverse)
+            back = 0.0 if same else WALK_BACK_WEIGHT * walks_back(cand.program, inverse)
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed
                      - DETOUR_WEIGHT * detour - UNSPENT_WEIGHT * unspent - LAST_STEP_WEIGHT * last

@@ -86,6 +86,22 @@ def walks_back(program: Program, inverse: Inverse | None = None) -> bool:
     return any(isinstance(step, Join) and _undoes(step, inverse or {}) for step in _last_steps(program))
 
 
+def from_the_shared_end(program: Program, shared: frozenset[str], named: Mapping[str, Spelling]) -> bool:
+    """Whether the last step walks back over a relation whose noun a gloss says is shared (`Question.shared`), having
+    walked first toward its subjects: a brother shares his parents, (JOIN parent (JOIN (R parent) X)); (JOIN (R parent)
+    (JOIN parent X)) shares X's children (a blind royal probe's "Lady Vivienne's brother": her husband)."""
+    for step in _last_steps(program):
+        if not (isinstance(step, Join) and _undoes(step, {})):
+            continue
+        name = relation_name(step.relation)
+        inner = [step.arg.left, step.arg.right] if isinstance(step.arg, And) else [step.arg]
+        toward_subjects = any(isinstance(s, Join) and relation_name(s.relation) == name
+                              and not isinstance(s.relation, Reverse) for s in inner)
+        if toward_subjects and name in named and shared & named[name].by_noun:
+            return True
+    return False
+
+
 # A walk back below the last step that the question does not spell twice (`detours`) costs DETOUR_WEIGHT in the
 # final score. Replayed on the finalists of v50's rows (seed-0 corpora, every dev KG, and university's seed-1 and
 # readable corpora; a one-off script, BENCHMARKS.md "Reasoner v51"): 0.1 moved nothing; 0.2-0.35 took PQL and
