@@ -261,9 +261,7 @@ class LabelIndex:
                                            self.class_words)
             if ntok == 1 and len(entities) < ctx.top_k and (ctx.capital[i] or not is_english_word(key)):
                 # an English word ("common", "stone") names a person only written as a name: "Stone films"
-                before_name = j < len(ctx.toks) and ctx.capital[j]  # "King Ulric III": a title
-                entities += self._free_slots(entities, self.forms.parts(key, before_name=before_name),
-                                             ctx.top_k - len(entities))
+                entities += self._free_slots(entities, self.forms.parts(key), ctx.top_k - len(entities))
             elif ntok == 1 and not entities and not class_cands and (singular := singular_key(key, self.stop)):
                 entities = self._free_slots([], self.forms.parts(singular, ends_only=True), ctx.top_k)  # "lions"
             if ntok == 1 and len(entities) < ctx.top_k and ctx.case_matters and surface.isupper():

@@ -72,11 +72,10 @@ class NameForms:
         self._d, self._stop = data, stop
         self._titles: dict[str, bool] = {}
 
-    def parts(self, word: str, ends_only: bool = False, before_name: bool = False) -> Scored:
+    def parts(self, word: str, ends_only: bool = False) -> Scored:
         """Entities whose name ends with this word ("spielberg": Steven Spielberg) or, unless `ends_only` (a kind's
         head noun: "lion" for African Lion), opens it ("alice": Alice Novak), each where the word mostly does so
-        among the labels holding it. A word `before_name` (another name follows: "King Ulric III") opens only names
-        after a title: there it is a title itself, not the name of one ("King of Valdmar"; a blind lineage probe)."""
+        among the labels holding it."""
         scored: Scored = {}
         if word in self._stop:
             return scored
@@ -95,11 +94,8 @@ class NameForms:
                     record = self._d.record(r)
                     surface = record.surface.replace("_", " ").split()
                     written = record.label.replace("_", " ").split()  # with a title's full stop
-                    titled = at == FIRST and len(surface) > 2 and self._title(_folded(surface[0]))
-                    if titled:
+                    if at == FIRST and len(surface) > 2 and self._title(_folded(surface[0])):
                         surface, written = surface[1:], written[1:]  # "Princess Lena of Varnland": "Lena"
-                    elif at == FIRST and before_name:
-                        continue
                     # after a first name, small words may link the rest ("Hugo of Valdmar", "Ulric I of Valdmar")
                     named = [surface[0], *self._unlinked(surface[1:])] if at == FIRST else surface
                     if all(_NAME_WORD.fullmatch(w) for w in named) and _folded(_name_word(written, at)) == word:
