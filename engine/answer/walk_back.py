@@ -33,6 +33,7 @@ def partners(inverse_of: Inverse, named: Mapping[str, Spelling]) -> Inverse:
 
     return {name: kept for name, others in inverse_of.items() if (kept := tuple(o for o in others if not both(name, o)))}
 
+
 # A last step that walks straight back where the question asks for no sharing (`walks_back`: a one-hop question
 # read as the things that share the topic's answer) costs WALK_BACK_WEIGHT in the final score on top of its repeat:
 # at log(0.7) alone such a reading had won by 0.02 (university, a readable corpus). Replayed on the recorded
