@@ -2,13 +2,15 @@
 
 A KG built from Wikidata or Freebase states a kinship or a containment both ways, each under its own relation, and
 mostly not every pair both ways. "Who are X's kids?" is then (JOIN (R child) X) or (JOIN father X): the same step,
-walked over either relation. Two things follow, and the schema says both:
+walked over either relation. Three things follow:
 
+- the wider relation's steps hold the narrower one's pairs reversed, stated or not (`narrower`, read by
+  `engine.programs.to_sparql`): "how many children did X have?" counts the children only `father` states;
 - a walk that goes out over one and back over the other, (JOIN (R child) (JOIN (R father) X)), X's father's children,
   comes back to where it began as a walk out and back over one relation does (`engine.answer.walk_back`);
-- a relation takes a wider partner's words for its objects as words for its own subjects: `father`'s
-  subjects are "child", "son", "daughter" (`with_partner_words`), so that the label of one is read as the other
-  walked back.
+- a relation between members of one class takes a wider partner's words for its objects as words for its subjects:
+  `father`'s subjects are "child", "son", "daughter" (`with_partner_words`), so that the label of one is read as the
+  other walked back.
 
 Read from the data, one query per KG: a relation is another's inverse where the other stores, reversed, at least
 MIN_SHARE of the fewer pairs of the two.
@@ -50,13 +52,14 @@ def with_inverses(schema: Schema, store: KGStore) -> Schema:
 def with_partner_words(schema: Schema) -> Schema:
     """Each relation with an inverse takes, as words for its subjects beside the lexicon's, the labels and object
     words of its partners that hold more pairs: `father`'s subjects are a "child", a "son" (`child` holds a mother's
-    pairs too), `capital`'s a "country" (every city has one). Not the other way: a "father" is no word for a child's
-    subjects, which are mothers too, nor "capital" for the subjects of a city's `country`."""
+    pairs too). Not the other way: a "father" is no word for a child's subjects, which are mothers too. Only between
+    members of one class: a relation between two has its subjects named by their class's noun, and a capital's
+    subjects called "country" (its partner `country` is every city's) cost geography-demo a check question."""
     by_name = {r.name: r for r in schema.relations}
 
     def worded(rel: RelationInfo) -> RelationInfo:
         wider = [by_name[name] for name in rel.inverse_of if name in by_name and by_name[name].count >= rel.count]
-        if not wider:
+        if not wider or set(rel.domain) != set(rel.range):  # a class of their own names its subjects ("country")
             return rel
         words = [w for partner in wider for w in (partner.label, *partner.words)]
         return replace(rel, reverse_words=clean_words([*rel.reverse_words, *words]))
