@@ -189,7 +189,8 @@ class Schema:
             for c in data["classes"]
         )
         relations, mirrors = (
-            tuple(RelationInfo(**{**r, **{k: tuple(r.get(k, ())) for k in ("domain", "range", "words", "reverse_words")}})
+            tuple(RelationInfo(**{**r, **{k: tuple(r.get(k, ()))
+                                          for k in ("domain", "range", "words", "reverse_words", "inverse_of")}})
                   for r in data[key])
             for key in ("relations", "mirrors")
         )
