@@ -50,12 +50,13 @@ class VerbSenses:
         out: Counter[str] = Counter()
         if not self._verbs:
             return out
+        words = self._verbs.keys() | known  # the relation verbs and every other reading word, once per question
         for i, word in enumerate(order):
             following = order[i + 1] if i + 1 < len(order) else None
             phrasal = [f"{lemma}_{following}" for lemma in _verb_lemmas(word)] if following in PARTICLES else []
             alone = [] if word in known or word in STOP or len(word) < 3 else list(_verb_lemmas(word))
             for lemmas in (phrasal, alone):  # "put out" is read as one verb before "put" alone
-                hits = _nearest_hits(lemmas, self._verbs.keys() | known)
+                hits = _nearest_hits(lemmas, words)
                 if hits:
                     # a relation's other word among them (a noun: "born" is "bear", whose senses hold "birth" of
                     # `birthPlace` and "hold" of `holdsTitle`) leaves the verb to the words' own matching
