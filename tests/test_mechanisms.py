@@ -11,8 +11,10 @@ import pytest
 
 from engine.answer.candidates import Enumerator
 from engine.answer.linker import LabelIndex
-from engine.answer.meant import Meaning, RelationMeanings, content_words, meant_by_free_words, unspent_words, verb_words
+from engine.answer.meant import (Meaning, RelationMeanings, content_words, meant_by_free_words, unmeant_steps,
+                                 unspent_words, verb_words)
 from engine.answer.named import Spelling, unnamed_steps
+from engine.answer.walk_back import shortfall
 from engine.answer.question import QuestionReader
 from engine.answer.reasoner import Reasoner
 from engine.answer.voice import label_form, reads_backwards
@@ -814,6 +816,43 @@ def test_a_word_that_spells_a_step_means_no_other_step_of_it() -> None:
     assert unnamed_steps(authors, named, meant_by_free_words(authors, named, meaning)) == 1
     written = parse('(JOIN writtenBy "Priya Ramaswell")')  # no step spelt: the word's meanings stand
     assert meant_by_free_words(written, named, meaning) == {"publishedBy", "writtenBy"}
+
+
+def test_a_free_word_stands_for_one_step_and_a_word_for_subjects_names_no_step_toward_objects() -> None:
+    # "when was the wife of X's son born?" (the blind lineage probe): "son" is the lexicon's word for `father`'s
+    # subjects and a noun of `child`; "born" lies near both `dateOfBirth` and `father` by embedding
+    named = {"child": Spelling(by_verb=frozenset(), by_noun=frozenset({"son"})),
+             "father": Spelling(by_verb=frozenset(), by_noun=frozenset(), by_back_noun=frozenset({"son"})),
+             "spouse": Spelling(by_verb=frozenset(), by_noun=frozenset({"wife"}))}
+    meaning = Meaning({"born": frozenset({"dateOfBirth", "father"})}, frozenset({"dateOfBirth", "father"}),
+                      frozenset({"born"}))
+    right = parse('(JOIN (R dateOfBirth) (JOIN (R spouse) (JOIN (R child) "X")))')
+    extra = parse('(JOIN (R dateOfBirth) (JOIN (R father) (JOIN (R spouse) (JOIN (R child) "X"))))')
+    assert unmeant_steps(right, named, meaning) == 0
+    assert unmeant_steps(extra, named, meaning) == 1  # "born" is one step's; "son" says no "father of"
+    assert unnamed_steps(extra, named, meant_by_free_words(extra, named, meaning)) == 0  # the rule before v100
+    sons = parse('(JOIN father "X")')  # the things whose father is X: "son" spells it this way
+    assert unmeant_steps(sons, named, Meaning()) == 0
+    # a noun for the objects spells a step toward the subjects: "the movies with the same actor as X"
+    actor = {"starred_actors": Spelling(by_verb=frozenset(), by_noun=frozenset({"actor"}))}
+    same = parse('(JOIN starred_actors (JOIN (R starred_actors) "X"))')
+    assert unmeant_steps(same, actor, Meaning()) == 0
+
+
+def test_a_gloss_that_writes_two_steps_charges_a_reading_of_one() -> None:
+    # "how many grandsons did X have?" (a blind royal probe): "grandson", a son of a son or daughter, writes `parent`
+    # twice; with a corpus the count of X's own sons had won
+    grandsons = {"parent": Spelling(by_verb=frozenset(), by_noun=frozenset(), by_back_noun=frozenset({"son", "child"}),
+                                    steps=2, ahead=1, back=2)}
+    assert shortfall(parse('(COUNT (JOIN parent "X"))'), grandsons) == 1
+    assert shortfall(parse('(COUNT (JOIN parent (JOIN parent "X")))'), grandsons) == 0
+    # kin relations one word spells share its steps: X's children's children through `father`, then `mother`
+    kin = {name: Spelling(by_verb=frozenset(), by_noun=frozenset(), by_back_noun=frozenset({"grandchild"}), steps=2)
+           for name in ("father", "mother")}
+    assert shortfall(parse('(JOIN mother (JOIN father "X"))'), kin) == 0
+    # one word written again is no chain: PathQuestion's "the tracks of tracks of X's tracks" names three relations
+    tracks = {"tracks": Spelling(by_verb=frozenset(), by_noun=frozenset({"tracks"}), times=3, steps=3)}
+    assert shortfall(parse('(JOIN (R tracks) "X")'), tracks) == 0
 
 
 @pytest.fixture(scope="module")

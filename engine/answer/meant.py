@@ -18,7 +18,7 @@ from engine.programs.sexpr import Program, Relation, walk
 
 from kg_adapters.schema import Schema
 
-from .named import COMPOUND_HEAD_LETTERS, Spelling, words_of
+from .named import COMPOUND_HEAD_LETTERS, Spelling, walks, words_of
 from .question import Question
 from .retrieve import TextEmbedder
 from .words import DETERMINERS, STOP, fold, may_be_verb
@@ -137,6 +137,31 @@ def meant_by_free_words(program: Program, named: dict[str, Spelling], meaning: M
         return meaning.relations
     return frozenset().union(*(relations for word, relations in meaning.by_word.items()
                                if not _spells(word, spelling)))
+
+
+def unmeant_steps(program: Program, named: dict[str, Spelling], meaning: Meaning) -> int:
+    """The program's steps that no question word spells the way the step walks, less those a free word means, each
+    free word standing for one step (a largest matching, as `unspent_words` pairs them).
+
+    The way matters for the lexicon's words for a relation's subjects: "son" spells `father` walked toward its
+    subjects (the things whose father is X), not "the father of" a son. (A noun for its objects does spell a step
+    toward its subjects: "the movies with the same actor as X" walks `starred_actors` back.) And one word, one step: "when was the wife of X's son born?" has "born" near both
+    `dateOfBirth` and `father` (by embedding), and the wife's father's birth date had walked its extra step free (the
+    blind lineage probe, bench/probes/lineage.py). A relation a word spells pays nothing however often it is walked;
+    `repeats` (engine.answer.walk_back) counts those."""
+    steps = walks(program)
+    spelt = [_spelt_by(named.get(name), toward) for name, toward in steps]
+    spelling = set().union(*spelt)
+    free = [relations for word, relations in meaning.by_word.items() if relations and not _spells(word, spelling)]
+    return len(unmatched([name for (name, _), words in zip(steps, spelt) if not words], free))
+
+
+def _spelt_by(spelling: Spelling | None, toward_objects: bool) -> frozenset[str]:
+    """The question words that spell a step of the relation walked this way: any of them toward its subjects, all
+    but its lexicon's words for its subjects toward its objects."""
+    if spelling is None:
+        return frozenset()
+    return spelling.by_verb | spelling.by_noun | spelling.by_dimension if toward_objects else spelling.words
 
 
 def _spells(word: str, spelling: set[str]) -> bool:

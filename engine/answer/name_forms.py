@@ -100,10 +100,17 @@ class NameForms:
                     named = [surface[0], *self._unlinked(surface[1:])] if at == FIRST else surface
                     if all(_NAME_WORD.fullmatch(w) for w in named) and _folded(_name_word(written, at)) == word:
                         keep_better(linked if named != surface else scored, record.entity, SCORE_NAME_PART, r)
-            if len(linked) <= MAX_LINKED_NAMES:  # more open so: a title ("Prince Frederik of Varnland"), no name
+            if not self._title(word):  # a title ("Prince Frederik of Varnland") is no name
                 for entity, (score, r) in linked.items():
                     keep_better(scored, entity, score, r)
         return scored
+
+    def holders(self, word: str) -> list[Candidate]:
+        """Every entity a folded one-word name stands for (`parts`), best-connected first: a title before it chooses
+        among them (engine.answer.titled), where the linker keeps `top_k`."""
+        found = sorted(self.parts(word).items(), key=lambda kv: (-kv[1][0], -self._d.entity(kv[0]).degree))
+        return [Candidate("entity", self._d.record(r).label, self._d.entity(e).iri, score, self._d.entity(e).classes)
+                for e, (score, r) in found]
 
     def _title(self, word: str) -> bool:
         """A word that opens more than MAX_LINKED_NAMES labels whose small words link the rest ("Princess")."""

@@ -1,21 +1,19 @@
 """What a question asks, read once before the search: its anchors, and the kind of answer it wants.
 
-The search starts from the anchors (the entities and literals the linker found, top
-`ENTITIES_PER_MENTION` per mention) and the class words. Cues shape it later:
+The search starts from the anchors (entities, literals: the linker's top `ENTITIES_PER_MENTION`) and class words. Cues:
 - `asks_count`: "how many", "number of": only then are COUNT candidates built;
-- `asked_types`: the classes a wh-phrase asks for ("which languages" -> language, "when" -> a year or
-  date, "who" -> a person): finalists that answer with one rank first, because a 0.5B scorer likes a
-  program that stops one hop short;
-- `asks_superlative`: "the largest", "the most": finalists that rank (ARGMAX/ARGMIN) come first, as for
-  the asked class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries;
-  a superlative that a relation's reading spells ("the <superlative> <noun> of X") asks for none;
-- `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading
-  asked for, not a step back (see `walk_back.repeats`).
-- the operator cues of issue 13, each gating the candidates of one operator and, in `rank.fits_asked`,
-  what a finalist must contain: a negation ("not", "without": NOT, over the names after it, `negated`),
-  yes/no ("is", "did": IN), a total or average (SUM/AVG, also over names listed together, `listed`), a
-  name compared with ("than France", "before Jaws": a comparison, `compared`), and names offered as a
-  choice ("Brazil or Argentina": a ranking of their union, `choice`).
+- `asked_types`: the classes a wh-phrase asks for ("which languages" -> language, "when" -> a year or date, "who" -> a
+  person): finalists that answer with one rank first, because a 0.5B scorer likes a program that stops one hop short;
+- `asks_superlative`: "the largest", "the most": finalists that rank (ARGMAX/ARGMIN) come first, as for the asked
+  class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries; a superlative that a
+  relation's reading spells ("the <superlative> <noun> of X") asks for none;
+- `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading asked for, not a
+  step back (see `walk_back.repeats`).
+- the operator cues of issue 13, each gating the candidates of one operator and, in `rank.fits_asked`, what a finalist
+  must contain: a negation ("not", "without": NOT, over the names after it, `negated`), yes/no ("is", "did": IN), a
+  total or average (SUM/AVG, also over names listed together, `listed`), a name compared with ("than France", "before
+  Jaws": a comparison, `compared`), and names offered as a choice ("Brazil or Argentina": a ranking of their union,
+  `choice`).
 The cues are read on the anonymised question where a title could hold the cue word.
 """
 
@@ -37,6 +35,7 @@ from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
 from .nouns import POSSESSED as _POSSESSED, classes_named_or_denied, ranked_subjects, relation_nouns, without_possessors
 from .quantities import in_units, measures_lengths, unit_after, with_numbers
+from .titled import Tied, Together
 from .voice import Voiced, voiced
 from .where import WHERE_WORD, Where
 from .who import Who
@@ -119,8 +118,9 @@ class Question:
 class QuestionReader:
     """Reads questions against one KG's labels and schema."""
 
-    def __init__(self, schema: Schema, index: LabelIndex):
+    def __init__(self, schema: Schema, index: LabelIndex, tied: Tied | None = None):
         self.schema, self.index = schema, index
+        self._together = Together(index.forms.holders, tied, ENTITIES_PER_MENTION)  # "Queen Maud" (titled.py)
         # what "when", "who" and "where" ask for
         self._time_classes = frozenset(c.name for c in schema.classes if c.kind in TIME_KINDS)
         self._who = Who(schema)
@@ -142,7 +142,7 @@ class QuestionReader:
 
     def read(self, text: str) -> Question:
         text = self.rewritten(text)
-        linking = self.index.link(text, top_k=ENTITIES_PER_MENTION)
+        linking = self._together(self.index.link(text, top_k=ENTITIES_PER_MENTION))
         anchors = tuple(_anchors(linking))
         measures = {a.mention: fitting for a in anchors if isinstance(a.node, Literal)
                     and (fitting := in_units(a.node, unit_after(text, linking.mentions[a.mention].end), self._amounts))}

@@ -37,15 +37,15 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
-from .meant import UNSPENT_WEIGHT, Meaning, meant_by_free_words, unspent_words
-from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, Spelling, unnamed_steps
+from .meant import UNSPENT_WEIGHT, Meaning, meant_by_free_words, unmeant_steps, unspent_words
+from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, Spelling
 from .question import Question
 from .search import ProgramCandidate, Search
 from .stand_in import STAND_IN_WEIGHT, stands_in
 from .usual import UNUSUAL_WEIGHT
 from .voice import VOICE_WEIGHT, reads_backwards
-from .walk_back import (DETOUR_WEIGHT, WALK_BACK_WEIGHT, Inverse, detours, from_the_shared_end, partners, repeats,
-                        walks_back)
+from .walk_back import (DETOUR_WEIGHT, SHORTFALL_WEIGHT, WALK_BACK_WEIGHT, Inverse, detours, from_the_shared_end,
+                        partners, repeats, shortfall, walks_back)
 
 SCHEMA_LINES_ALL = 40  # schemas up to this many relations are listed whole in the prompt
 NARROWED = 2  # finalists' narrowings re-ranked (`Ranker.with_fitting`): each costs one inverse score
@@ -120,6 +120,7 @@ class Alternative:
     detours: int = 0  # round trips below the last step that the question does not ask for (DETOUR_WEIGHT each)
     unspent: int = 0  # question verbs that mean a finalist's relation and that no step of it means (UNSPENT_WEIGHT)
     backwards: bool = False  # answers with the other end of the main verb's relation than asked (VOICE_WEIGHT)
+    shortfall: int = 0  # steps a gloss or a chain of kin words writes that it does not walk (SHORTFALL_WEIGHT each)
 
 
 class Ranker:
@@ -251,7 +252,8 @@ class Ranker:
         # (a word's relation counts less each step the reading walks on from a set that no word spells: "X's paternal
         # grandfather" had as its rival on both named steps a walk on to X's grandfather's spouse; a step from a name
         # needs no word of its own, "players from Italy")
-        spelt = lambda c: c.named - unnamed_on(c.program, question.named_relations)  # noqa: E731
+        # (and less each step a gloss writes that it leaves unwalked: "how many grandchildren" had only X's children)
+        spelt = lambda c: c.named - unnamed_on(c.program, named) - shortfall(c.program, named)  # noqa: E731
         for measure, order in ((lambda c: len(c.anchors), shortest), (spelt, lambda c: 0)):
             most = max(map(measure, rivals), default=0)
             fuller = [c for c in scored if c.execution is not None and c not in out and measure(c) > most
@@ -291,11 +293,12 @@ class Ranker:
         penalty = math.log(self.config.repeat_penalty) if self.config.repeat_penalty > 0 else 0.0
         stand = stands_in(question, cand.program, self.schema)
         meant = meant_by_free_words(cand.program, question.named_relations, meaning)
-        unnamed = unnamed_steps(cand.program, question.named_relations, meant)
+        unnamed = unmeant_steps(cand.program, question.named_relations, meaning)
         unspent = unspent_words(cand.program, question.named_relations, meaning)
         inverse = partners(self.inverse, question.named_relations)
         detour = 0 if question.asks_same else detours(cand.program, question.named_relations, inverse)
         backwards = reads_backwards(cand.program, question.voice)
+        short = shortfall(cand.program, question.named_relations)
         # with no corpus and no class asked for, nothing else tells an extra last step from the answer's own
         last = (alpha == 0.0 and not question.asked_types
                 and walks_on_unnamed(cand.program, question.named_relations, meant))
@@ -310,10 +313,10 @@ class Ranker:
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed
                      - DETOUR_WEIGHT * detour - UNSPENT_WEIGHT * unspent - LAST_STEP_WEIGHT * last
-                     - VOICE_WEIGHT * backwards)
+                     - VOICE_WEIGHT * backwards - SHORTFALL_WEIGHT * short)
         return Alternative(cand.text, round(cand.forward, 6), None if inv is None else round(inv, 6),
                            None if final is None else round(final, 6), fits, round(cand.similarity, 6), cand.named,
-                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed, detour, unspent, backwards)
+                           len(cand.anchors), round(cand.unusual, 6), stand, unnamed, detour, unspent, backwards, short)
 
     def _inverse_prompt(self, exemplars: list[CorpusRecord]) -> str:
         examples = "".join(f"Query: {self.plain_reading(r.program)}\nQuestion: {r.question}\n\n" for r in exemplars)

@@ -54,13 +54,14 @@ from .question import Question, QuestionReader
 from .rank import Alternative, Ranker, ScoringModel, best_order, relevance
 from .retrieve import ExemplarIndex, TextEmbedder
 from .search import ProgramCandidate, Search, SkippedReading
+from .titled import ties_between
 
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION holds the history of each
-# version). 97: a word read through its WordNet gloss ("mother-in-law"), a mutual relation's label either way, a name's
-# first word before "of" ("Hugo"). 96: a string written as held ("still open"). 95: NameForms.headed. Before: git log.
-REASONER_VERSION = 97
+# version). 100: a free word, one step; a word for subjects, no step toward objects; "Queen Maud". 98-99 (left at 97
+# by mistake): steps counted each way, inverse relations, a gloss's shared end. 97: WordNet glosses. Before: git log.
+REASONER_VERSION = 100
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -143,7 +144,7 @@ class Reasoner:
     ):
         self.kg, self.schema, self.executor = kg, kg.schema, kg.executor
         self.llm, self.embedder, self.index, self.config = llm, embedder, label_index, config
-        self.reader = QuestionReader(self.schema, label_index)
+        self.reader = QuestionReader(self.schema, label_index, ties_between(self.executor))
         self.exemplars = ExemplarIndex(corpus_records, embedder, config.cache_dir)
         self.enumerator = Enumerator(kg, config)
         self.pruner = Pruner(self.schema, self.executor, embedder, config, self.enumerator.ties)

@@ -78,6 +78,32 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
     return extra + (walk_back and walks_back(program, inverse))
 
 
+# What each step of `shortfall` costs in the final score. Replayed on the finalists of the v99 bench.kgs rows (all 879
+# sampled dev questions) and of four blind family probe runs (lineage, royals; zero-shot and with a budget-150 corpus;
+# a one-off script, BENCHMARKS.md "Session 61"): at 0.18 no dev F1 moved and lineage with a corpus rose 32.3 -> 32.9;
+# at 0.36 WorldCup check fell 100.0 -> 99.0.
+SHORTFALL_WEIGHT = 0.18
+
+
+def shortfall(program: Program, named: Mapping[str, Spelling]) -> int:
+    """The steps the question writes of a relation the program walks that it does not walk, `repeats`' other side: the
+    most, over the program's named relations, of the steps the question's words write of one (`Spelling.steps`) less
+    the program's steps over it and over the other relations those words spell. "How many grandsons did X have?" writes
+    `parent` twice (a gloss: a son of a son or daughter), and (COUNT (JOIN parent X)), X's sons, walks it once; "X's
+    grandchildren" walked (JOIN mother (JOIN father X)) spell `father` and `mother` by one word, two steps of them."""
+    uses = Counter(name for name, _ in walks(program, values_read=False))
+    return max([0, *(_chained(named[name]) - sum(n for other, n in uses.items() if other in named
+                                                 and named[other].words & named[name].words)
+                     for name in uses if name in named)])
+
+
+def _chained(spelling: Spelling) -> int:
+    """The steps a relation's words write as a chain, a gloss or kin words in a row ("grandson": two, "mother's father":
+    two); one where they are only one word written again ("the tracks of tracks of X's tracks", PathQuestion's names
+    of three relations that share a word)."""
+    return spelling.steps if spelling.steps > spelling.times else 1
+
+
 def walks_back(program: Program, inverse: Inverse | None = None) -> bool:
     """(JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)): the last step undoes the one before it, also where that
     one is narrowed first: (JOIN plays_in_club (AND (JOIN (R plays_in_club) X) Y)), the players of the clubs of
