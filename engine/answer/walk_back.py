@@ -88,8 +88,8 @@ SHORTFALL_WEIGHT = 0.36
 
 def shortfall(program: Program, named: Mapping[str, Spelling]) -> int:
     """The steps the question writes of a relation the program walks that it does not walk, `repeats`' other side: the
-    most, over the program's named relations, of the steps the question's words write of one (`Spelling.steps`) less
-    the program's steps over it and over the other relations those words spell. "How many grandsons did X have?" writes
+    most, over the program's named relations, of the steps a chain of the question's nouns writes of one (`_chained`)
+    less the program's steps over it and over the other relations those words spell. "How many grandsons did X have?" writes
     `parent` twice (a gloss: a son of a son or daughter), and (COUNT (JOIN parent X)), X's sons, walks it once; "X's
     grandchildren" walked (JOIN mother (JOIN father X)) spell `father` and `mother` by one word, two steps of them."""
     uses = Counter(name for name, _ in walks(program, values_read=False))
