@@ -13,7 +13,6 @@ from .asked import asks_operator, fits_asked
 from .question import Question
 from .rank import best_order
 from .search import ProgramCandidate, Search
-from .walk_back import walks_chain, writes_chain
 
 
 def to_extend(question: Question, search: Search, best: list[ProgramCandidate], fresh: list[ProgramCandidate],
@@ -29,7 +28,6 @@ def to_extend(question: Question, search: Search, best: list[ProgramCandidate], 
     todo = [c for c in best if c.program not in search.expanded and is_set(c.program)]
     names = unheard(question, search, best)
     names += unranked(question, search, todo + names)
-    names += unwalked(question, search, todo + names)
     if todo or reached(question, search):
         return todo + names
     return [c for c in sorted(fresh, key=best_order) if c.program not in search.expanded
@@ -52,29 +50,6 @@ def unranked(question: Question, search: Search, chosen: list[ProgramCandidate])
     taken = search.expanded | {c.program for c in chosen}
     within = [c for c in search.pool if c.types and c.types <= asked and is_set(c.program) and c.program not in taken]
     return [min(within, key=best_order)] if within else []
-
-
-def unwalked(question: Question, search: Search, chosen: list[ProgramCandidate]) -> list[ProgramCandidate]:
-    """Where every reading built that answers what the question asks for leaves unwalked a step that a gloss or a chain
-    of kin words writes (`short_of_steps`): the best kept set that walks them all and no step has extended, so that
-    the count or ranking is built over it. "How many grandchildren did X have?" (a blind royal probe, with a corpus)
-    kept (JOIN parent (JOIN parent X)) but extended X's children's spouses, the best set's sets."""
-    if not short_of_steps(question, search):
-        return []
-    named, taken = question.named_relations, search.expanded | {c.program for c in chosen}
-    within = [c for c in search.pool if is_set(c.program) and c.program not in taken and walks_chain(c.program, named)]
-    return [min(within, key=best_order)] if within else []
-
-
-def short_of_steps(question: Question, search: Search) -> bool:
-    """Whether every reading built that answers what the question asks for (every one, where it asks for nothing
-    in particular) walks fewer steps than a gloss or a chain of kin words of the question writes."""
-    if not writes_chain(question.named_relations):
-        return False
-    built = [c for c in search.scored if c.execution is not None]
-    if question.asked_types or asks_operator(question):
-        built = [c for c in built if fits_asked(question, c)]
-    return bool(built) and not any(walks_chain(c.program, question.named_relations) for c in built)
 
 
 def unheard(question: Question, search: Search, best: list[ProgramCandidate]) -> list[ProgramCandidate]:
@@ -101,14 +76,9 @@ def unheard(question: Question, search: Search, best: list[ProgramCandidate]) ->
 
 def reached(question: Question, search: Search) -> bool:
     """Whether a candidate built so far answers with what the question asks for (a class, a count, a ranking
-    ...) where it asks for one, not every such one leaving unwalked a step that a gloss or a chain of kin words writes
-    (`walk_back.shortfall`), and one walks every relation the question's words name. "How many grandchildren did X
-    have?" had ended at the count of X's children, which spells "grandchildren" once, and the count two steps out was
-    never built (a blind royal probe with a corpus)."""
+    ...) where it asks for one, and one walks every relation the question's words name."""
     built = [c for c in search.scored if c.execution is not None]
     if (question.asked_types or asks_operator(question)) and not any(fits_asked(question, c) for c in built):
-        return False
-    if short_of_steps(question, search):
         return False
     named = set().union(*(s.words for s in question.named_relations.values()))
     named -= set().union(*question.class_words.values())  # a class word may name the answers instead (`share`)

@@ -98,19 +98,6 @@ def shortfall(program: Program, named: Mapping[str, Spelling]) -> int:
                      for name in uses if name in named)])
 
 
-def walks_chain(program: Program, named: Mapping[str, Spelling]) -> bool:
-    """Whether the program walks a relation that a gloss or a chain of kin words writes more than once, as often as
-    they write it (no `shortfall`), and not out and back again: X's children's parents walk `parent` twice too."""
-    walked = {name for name, _ in walks(program, values_read=False)}
-    return (any(_chained(named[name]) > 1 for name in walked if name in named) and not shortfall(program, named)
-            and not walks_back(program) and not detours(program))
-
-
-def writes_chain(named: Mapping[str, Spelling]) -> bool:
-    """Whether a gloss or a chain of kin words of the question writes some relation more than once."""
-    return any(_chained(spelling) > 1 for spelling in named.values())
-
-
 def _chained(spelling: Spelling) -> int:
     """The steps a relation's nouns write as a chain, a gloss or kin nouns in a row ("grandson": two, "mother's father":
     two); one where they are only one word written again ("the tracks of tracks of X's tracks", PathQuestion's names
