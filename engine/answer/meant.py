@@ -143,12 +143,12 @@ def unmeant_steps(program: Program, named: dict[str, Spelling], meaning: Meaning
     """The program's steps that no question word spells the way the step walks, less those a free word means, each
     free word standing for one step (a largest matching, as `unspent_words` pairs them).
 
-    The way matters for the lexicon's words for a relation's subjects: "son" spells `father` walked toward its
-    subjects (the things whose father is X), not "the father of" a son. (A noun for its objects does spell a step
-    toward its subjects: "the movies with the same actor as X" walks `starred_actors` back.) And one word, one step: "when was the wife of X's son born?" has "born" near both
-    `dateOfBirth` and `father` (by embedding), and the wife's father's birth date had walked its extra step free (the
-    blind lineage probe, bench/probes/lineage.py). A relation a word spells pays nothing however often it is walked;
-    `repeats` (engine.answer.walk_back) counts those."""
+    The way matters for the lexicon's words for a relation's subjects: "son" spells `father` walked toward its subjects
+    (the things whose father is X), not "the father of" a son. (A noun for its objects does spell a step toward its
+    subjects: "the movies with the same actor as X" walks `starred_actors` back.) And one word, one step: "when was the
+    wife of X's son born?" has "born" near both `dateOfBirth` and `father` (by embedding), and the wife's father's birth
+    date had walked its extra step free (the blind lineage probe, bench/probes/lineage.py). A relation a word spells
+    pays nothing however often it is walked; `repeats` (engine.answer.walk_back) counts those."""
     steps = walks(program)
     spelt = [_spelt_by(named.get(name), toward) for name, toward in steps]
     spelling = set().union(*spelt)

@@ -81,17 +81,18 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
 # What each step of `shortfall` costs in the final score: as much as an extra repeat (-log 0.7). Replayed on the
 # finalists of the v99 bench.kgs rows (all 879 sampled dev questions; a one-off script, BENCHMARKS.md "Session 61"):
 # from 0.18 to 0.54 no dev F1 moved (28 questions have a chain of kin nouns); on four blind family probe runs (lineage,
-# royals; zero-shot and with a budget-150 corpus) 0.36 against 0.18 took royals with a corpus 56.6 -> 58.1, the rest
-# the same. Before a verb was left out of chains ("a player who plays": one step), 0.36 cost WorldCup a check question.
+# royals; zero-shot and with a budget-150 corpus) 0.36 against 0.18 took royals with a corpus 56.6 -> 58.1, the rest the
+# same. Before a verb was left out of chains ("a player who plays": one step), 0.36 cost WorldCup a check question.
 SHORTFALL_WEIGHT = 0.36
 
 
 def shortfall(program: Program, named: Mapping[str, Spelling]) -> int:
     """The steps the question writes of a relation the program walks that it does not walk, `repeats`' other side: the
     most, over the program's named relations, of the steps a chain of the question's nouns writes of one (`_chained`)
-    less the program's steps over it and over the other relations those words spell. "How many grandsons did X have?" writes
-    `parent` twice (a gloss: a son of a son or daughter), and (COUNT (JOIN parent X)), X's sons, walks it once; "X's
-    grandchildren" walked (JOIN mother (JOIN father X)) spell `father` and `mother` by one word, two steps of them."""
+    less the program's steps over it and over the other relations those words spell. "How many grandsons did X have?"
+    writes `parent` twice (a gloss: a son of a son or daughter), and (COUNT (JOIN parent X)), X's sons, walks it once;
+    "X's grandchildren" walked (JOIN mother (JOIN father X)) spell `father` and `mother` by one word, two steps of
+    them."""
     uses = Counter(name for name, _ in walks(program, values_read=False))
     return max([0, *(_chained(named[name]) - sum(n for other, n in uses.items() if other in named
                                                  and named[other].words & named[name].words)
@@ -100,8 +101,8 @@ def shortfall(program: Program, named: Mapping[str, Spelling]) -> int:
 
 def _chained(spelling: Spelling) -> int:
     """The steps a relation's nouns write as a chain, a gloss or kin nouns in a row ("grandson": two, "mother's father":
-    two); one where they are only one word written again ("the tracks of tracks of X's tracks", PathQuestion's names
-    of three relations that share a word) or where a verb spells it too ("a player who plays for X": one step)."""
+    two); one where they are only one word written again ("the tracks of tracks of X's tracks", PathQuestion's names of
+    three relations that share a word) or where a verb spells it too ("a player who plays for X": one step)."""
     return spelling.steps if spelling.steps > spelling.times and not spelling.by_verb else 1
 
 
