@@ -147,6 +147,7 @@ def _evaluate_args(p: argparse.ArgumentParser) -> None:
 @command("evaluate", "answer a file of questions; last stdout line: F1, Hits@1, EM, latency", _evaluate_args)
 def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
     import time
+    from dataclasses import asdict
     from pathlib import Path
 
     from engine.answer.metrics import score, summary
@@ -175,6 +176,10 @@ def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
                        "f1": s.f1, "hits1": s.hits1, "em": s.em, "latency_s": round(latency, 3),
                        "message": result.message, "cached": result.cached,
                        "alternatives": [a.program for a in result.alternatives],
+                       # each finalist's scores, as bench.kgs keeps them: a change to the re-rank's weights can be
+                       # replayed on these rows without answering again (BENCHMARKS.md, "Session 61")
+                       "alternative_scores": [{k: v for k, v in asdict(a).items() if k not in ("program", "reading")}
+                                              for a in result.alternatives],
                        "timings": result.timings.as_dict()}
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()

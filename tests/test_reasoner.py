@@ -300,6 +300,10 @@ def test_cli_ask_and_evaluate(parts, tmp_path, monkeypatch, capsys) -> None:
     assert set(last) >= {"n", "f1", "hits1", "em", "median_latency_s", "p90_latency_s"}
     rows = [json.loads(line) for line in results.read_text().splitlines()]
     assert [r["f1"] for r in rows] == [1.0, 1.0, 0.0] and rows[0]["cached"]  # asked above: memoized
+    # each finalist's scores, for replaying the re-rank's weights on the rows
+    scored = rows[1]
+    assert len(scored["alternative_scores"]) == len(scored["alternatives"]) >= 1
+    assert {"forward", "final", "unnamed", "shortfall"} <= set(scored["alternative_scores"][0])
 
 
 # ------------------------------------------------------------------ metrics
