@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kg_adapters.base import (
     RDF_TYPE,
@@ -39,6 +40,11 @@ from kg_adapters.naming import local_name
 from kg_adapters.oxigraph_store import SCAN_IRI, SCAN_LITERAL
 from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Role, Schema
 from kg_adapters.text_values import names_a_thing, text_value, text_value_iri
+
+from .mentions import Candidate
+
+if TYPE_CHECKING:
+    from .label_db import LabelDB
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +77,16 @@ def keep_better(scored: Scored, entity: int, score: float, record: int) -> None:
     """Records `score` for `entity` where it beats the one it has."""
     if entity not in scored or score > scored[entity][0]:
         scored[entity] = (score, record)
+
+
+def ranked(data: LabelDB, scored: Scored, top_k: int, text: str | None = None) -> list[Candidate]:
+    """The `top_k` best of `scored` as candidates, best score first; ties: the label written exactly as `text`, then
+    the better-connected entity."""
+    data.prefetch((r for _, r in scored.values()), scored)
+    order = sorted(scored.items(), key=lambda kv: (-kv[1][0], data.record(kv[1][1]).label != text,
+                                                   -data.entity(kv[0]).degree, data.record(kv[1][1]).label))
+    return [Candidate("entity", data.record(r).label, data.entity(e).iri, score, data.entity(e).classes)
+            for e, (score, r) in order[:top_k]]
 
 
 def cache_name(store: KGStore, schema: Schema) -> str:

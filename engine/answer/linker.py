@@ -64,7 +64,7 @@ from kg_adapters.text_values import text_value
 from .derive import PlaceAdjectives
 from .kind_words import after_superlative, as_kinds, at_most
 from .label_db import LabelDB, write_index
-from .labels import Scored, cache_name, keep_better, read_labels
+from .labels import Scored, cache_name, keep_better, ranked, read_labels
 from .mentions import Candidate, Linking, Mention, literal_candidate
 from .name_forms import NameForms, is_english_word, names_over_keywords, singular_key
 from .retrieve import TextEmbedder
@@ -379,18 +379,7 @@ class LabelIndex:
         return self._fuzzy(key, top_k, max_d=1 if letters < 7 else 2 if letters < 13 else 3)
 
     def _ranked(self, scored: Scored, top_k: int, text: str | None = None) -> list[Candidate]:
-        """Best score first; ties: the label written exactly as `text`, then the better-connected entity."""
-        d = self._d
-        d.prefetch((r for _, r in scored.values()), scored)
-        order = sorted(
-            scored.items(),
-            key=lambda kv: (-kv[1][0], d.record(kv[1][1]).label != text, -d.entity(kv[0]).degree,
-                            d.record(kv[1][1]).label),
-        )
-        return [
-            Candidate("entity", d.record(r).label, d.entity(e).iri, score, d.entity(e).classes)
-            for e, (score, r) in order[:top_k]
-        ]
+        return ranked(self._d, scored, top_k, text)
 
 
 def _nearest(key: str, choices: list[str], max_d: int) -> list[tuple[str, int]]:

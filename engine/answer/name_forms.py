@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from lemminflect import getAllLemmas, getLemma
 
 from .degree import QUANTITY_SUPERLATIVES
-from .labels import Scored, keep_better
+from .labels import Scored, keep_better, ranked
 from .mentions import Candidate
 from .words import ACRONYM_GLUE
 
@@ -106,11 +106,9 @@ class NameForms:
         return scored
 
     def holders(self, word: str) -> list[Candidate]:
-        """Every entity a folded one-word name stands for (`parts`), best-connected first: a title before it chooses
-        among them (engine.answer.titled), where the linker keeps `top_k`."""
-        found = sorted(self.parts(word).items(), key=lambda kv: (-kv[1][0], -self._d.entity(kv[0]).degree))
-        return [Candidate("entity", self._d.record(r).label, self._d.entity(e).iri, score, self._d.entity(e).classes)
-                for e, (score, r) in found]
+        """Every entity a folded one-word name stands for (`parts`), ranked as the linker ranks them: a title before
+        it chooses among them (engine.answer.titled), where the linker keeps `top_k`."""
+        return ranked(self._d, found := self.parts(word), len(found))
 
     def _title(self, word: str) -> bool:
         """A word that opens more than MAX_LINKED_NAMES labels whose small words link the rest ("Princess")."""
