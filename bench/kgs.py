@@ -62,6 +62,8 @@ from engine.scout import Scout
 BENCH_CACHE = Path.home() / ".cache" / "kgscout" / "bench"
 DEFAULT_RESULTS = BENCH_CACHE / f"kgs-results-v{REASONER_VERSION}.jsonl"
 DEFAULT_CACHE_ROOT = BENCH_CACHE / "kgs"
+# How the bootstraps write questions: another writer's corpora are measured with their own --cache-root.
+WRITER_FIELDS = ("qgen_beams", "qgen_context", "qgen_readable")
 KGS_DATA = SHARED / "kgs"
 OPS_QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "ops_questions"
 
@@ -521,7 +523,7 @@ class BenchConfig:
     fresh: bool
     with_unsupported: bool
     report: bool
-    settings: dict = field(default_factory=dict)  # reasoning settings changed from the defaults (--prune-k 7)
+    settings: dict = field(default_factory=dict)  # settings changed from the defaults (--prune-k 7, --qgen-readable)
     only: frozenset[tuple[str, str]] | None = None  # (kg, id) of the questions to answer; None: the whole sample
 
     def sample_size(self, spec: KGSpec) -> int | None:
@@ -555,11 +557,13 @@ def parse_args(argv: Sequence[str] | None = None) -> BenchConfig:
     p.add_argument("--no-report", dest="report", action="store_false", help="print the table; leave BENCHMARKS.md")
     p.add_argument("--only", type=Path, help="answer only the sampled questions listed (kg<TAB>id lines); no report")
     add_config_flags(p.add_argument_group("reasoning settings (the corpora stay as built)"), only=REASONING_FIELDS)
+    add_config_flags(p.add_argument_group("question writer settings (corpora built with them need a --cache-root "
+                                          "of their own)"), only=WRITER_FIELDS)
     a = p.parse_args(argv)
     budget = a.budget if a.budget is not None else (24 if a.quick else default_budget)
     only = read_only(p, a.only) if a.only else None
     return BenchConfig(tuple(a.kgs), a.quick, budget, a.per_kg, a.seed, a.sample_seed, a.results, a.cache_root,
-                       a.fresh, a.with_unsupported, a.report and only is None, given_settings(a, REASONING_FIELDS),
+                       a.fresh, a.with_unsupported, a.report and only is None, given_settings(a, REASONING_FIELDS + WRITER_FIELDS),
                        only)
 
 

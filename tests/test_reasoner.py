@@ -414,7 +414,7 @@ RE_RANK_WEIGHTS = [
       '(JOIN starred_actors (JOIN (R starred_actors) (JOIN directed_by "Ridley Scott"))))': 1,
       '(AND (JOIN directed_by "Ridley Scott") (JOIN starred_actors "Harrison Ford"))': 0,
       '(JOIN directed_by "Ridley Scott")': 0}),
-    ("UNNAMED_WEIGHT", 0.1, "what was Ridley Scott the director of?",
+    ("UNNAMED_WEIGHT", 0.3, "what was Ridley Scott the director of?",
      {'(JOIN directed_by "Ridley Scott")': 0, '(JOIN (R starred_actors) (JOIN directed_by "Ridley Scott"))': 1}),
 ]
 
