@@ -50,7 +50,7 @@ from typing import TypeVar
 
 from bench.metaqa_data import MOVIEKG, SHARED, gold_program, load_questions
 from bench.report import append_section
-from engine.answer.metrics import answer_set, score
+from engine.answer.metrics import answer_set, executed_labels, labels, score
 from engine.answer.reasoner import REASONER_VERSION, QuestionResult
 from engine.bootstrap import Progress, bootstrap
 from engine.bootstrap.build import LEGACY_PARAMETERS, exploration_parameters
@@ -274,21 +274,6 @@ class Row:
 
     def classified(self) -> Row:
         return replace(self, failure=failure_kind(self.evidence()))
-
-
-def labels(result) -> tuple[str, ...]:
-    """Answer labels of a QuestionResult or an Execution; a count is one answer."""
-    return (str(result.count),) if result.count is not None else tuple(a.label for a in result.answers)
-
-
-def executed_labels(executor, program: str | None) -> tuple[str, ...] | None:
-    """The program's answers on the KG (memoized by the executor); None when it does not run."""
-    if program is None:
-        return None
-    try:
-        return labels(executor.execute(parse(program)))
-    except Exception:  # noqa: BLE001 - a gold or finalist program that fails to run is evidence, not a crash
-        return None
 
 
 def gather(executor, q: BenchQuestion, result: QuestionResult, predicted: tuple[str, ...]) -> dict:

@@ -1,7 +1,7 @@
 """Replay a change to the final re-rank on recorded bench.kgs rows, without answering again.
 
     python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5] [--stand-in 0 0.5] [--unnamed 0 0.1]
-                           [--detour 0 0.2] [--unspent 0 0.1] [--voice 0 0.5]
+                           [--detour 0 0.2] [--unspent 0 0.1] [--voice 0 0.5] [--merge] [--whole]
 
 bench.kgs keeps each finalist's scores and F1 (`Row.alternative_scores`, `Row.alternative_f1`), so a change to
 how the final score weighs them picks another winner among the same finalists, and its F1 is known. Only the
@@ -78,14 +78,16 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
 
 
 def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
-          detour: float = 0.0, unspent: float = 0.0, voice: float = 0.0) -> list[str]:
-    """ "<kg> tune F1 / check F1" per KG, in percent."""
+          detour: float = 0.0, unspent: float = 0.0, voice: float = 0.0, whole: bool = False) -> list[str]:
+    """ "<kg> tune F1 / check F1" per KG, in percent; with `whole`, "<kg> F1" over all its rows (a probe's rows, which
+    have no check half)."""
     out = []
     for kg in sorted({r["kg"] for r in rows}):
-        halves = {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")}
+        parts = ({"all": [r for r in rows if r["kg"] == kg]} if whole else
+                 {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")})
         f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour, unspent, voice) for r in rs) / len(rs)
-              if rs else float("nan") for h, rs in halves.items()}
-        out.append(f"{kg} {f1['tune']:.1f} / {f1['check']:.1f}")
+              if rs else float("nan") for h, rs in parts.items()}
+        out.append(f"{kg} " + " / ".join(f"{v:.1f}" for v in f1.values()))
     return out
 
 
@@ -132,16 +134,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--unspent", nargs="+", type=float, default=[0.0],
                         help="extra penalties per question word that means a finalist's relation and no step of this "
                              "one (reads each KG's labels and loads the sentence embedder)")
+    parser.add_argument("--merge", action="store_true",
+                        help="read the files as one run, a later file's row replacing an earlier one's of the same "
+                             "question (a full run, then the questions a later tree answered again with --only)")
+    parser.add_argument("--whole", action="store_true", help="F1 over each KG's rows, not per half (probe rows)")
     args = parser.parse_args(argv)
-    for path in args.rows:
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for name, rows in _row_sets(args.rows, args.merge):
         if any(args.stand_in) or any(args.unnamed) or any(args.unspent) or any(args.voice):
             mark(rows)
         for weights in itertools.product(args.walk_back, args.stand_in, args.unnamed, args.detour, args.unspent,
                                          args.voice):
             named = " ".join(f"{flag} {w}" for flag, w in zip(("walk-back", "stand-in", "unnamed", "detour", "unspent",
                                                                "voice"), weights))
-            print(f"{path.name} {named}: " + " | ".join(table(rows, *weights)), flush=True)
+            print(f"{name} {named}: " + " | ".join(table(rows, *weights, whole=args.whole)), flush=True)
+
+
+def _row_sets(paths: Sequence[Path], merge: bool) -> list[tuple[str, list[dict]]]:
+    """(name, rows) per file, or one set of them all where `merge`, keyed by (kg, id): the last file's row wins."""
+    sets = [(path.name, [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()])
+            for path in paths]
+    if not merge:
+        return sets
+    merged = {(row["kg"], row["id"]): row for _, rows in sets for row in rows}
+    return [("+".join(name for name, _ in sets), list(merged.values()))]
 
 
 if __name__ == "__main__":

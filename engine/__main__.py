@@ -150,10 +150,10 @@ def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
     from dataclasses import asdict
     from pathlib import Path
 
-    from engine.answer.metrics import score, summary
+    from engine.answer.metrics import executed_labels, score, summary
 
     try:
-        items = _read_questions(args.questions, args.limit)
+        ids, items = _read_questions(args.questions, args.limit)
         reasoner = _reasoner(args, config, memoize=not args.fresh)
     except Exception as err:  # noqa: BLE001 - setup errors become one line; anything else propagates
         if not isinstance(err, (*_setup_errors(), OSError, ValueError)):
@@ -161,6 +161,7 @@ def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     out = open(Path(args.out), "w", encoding="utf-8") if args.out else None
+    kg_name = Path(args.kg).stem if args.kg and "://" not in args.kg else (args.kg or "default")
     scores, latencies = [], []
     try:
         for i, (question, gold) in enumerate(items, 1):
@@ -172,12 +173,15 @@ def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
             scores.append(s)
             latencies.append(latency)
             if out:
-                row = {"question": question, "gold": gold, "predicted": labels, "program": result.program,
+                # a finalist's F1 too (executed, memoized): with its scores, `python -m bench.replay --whole` replays a
+                # change to the re-rank's weights on these rows, as it does on bench.kgs rows
+                alternative_f1 = [None if got is None else score(list(got), gold).f1
+                                  for got in (executed_labels(reasoner.executor, a.program) for a in result.alternatives)]
+                row = {"kg": kg_name, "id": ids[i - 1], "question": question, "gold": gold, "predicted": labels,
+                       "program": result.program,
                        "f1": s.f1, "hits1": s.hits1, "em": s.em, "latency_s": round(latency, 3),
                        "message": result.message, "cached": result.cached,
-                       "alternatives": [a.program for a in result.alternatives],
-                       # each finalist's scores, as bench.kgs keeps them: a change to the re-rank's weights can be
-                       # replayed on these rows without answering again (BENCHMARKS.md, "Session 61")
+                       "alternatives": [a.program for a in result.alternatives], "alternative_f1": alternative_f1,
                        "alternative_scores": [{k: v for k, v in asdict(a).items() if k not in ("program", "reading")}
                                               for a in result.alternatives],
                        "timings": result.timings.as_dict()}
@@ -192,8 +196,9 @@ def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
     return 0
 
 
-def _read_questions(path: str, limit: int | None) -> list[tuple[str, list[str]]]:
-    items = []
+def _read_questions(path: str, limit: int | None) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """(ids, [(question, answers)]): a row's "id", else its line number."""
+    ids, items = [], []
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
@@ -203,10 +208,11 @@ def _read_questions(path: str, limit: int | None) -> list[tuple[str, list[str]]]
                 question, answers = data["question"], data.get("answers", [])
             except (ValueError, KeyError, TypeError) as err:
                 raise ValueError(f"{path} line {number}: expected {{\"question\": ..., \"answers\": [...]}} ({err})")
+            ids.append(str(data.get("id", number)))
             items.append((str(question), [str(a) for a in (answers if isinstance(answers, list) else [answers])]))
             if limit is not None and len(items) >= limit:
                 break
-    return items
+    return ids, items
 
 
 def _bootstrap_args(p: argparse.ArgumentParser) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,21 @@ def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_each_pe
     assert replayed_f1({**row, "alternative_scores": words}, 0.0, 0.0, 0.0, 0.0, 0.1) == 1.0  # its unspent word pays
     backwards = [{**scores(-3.58), "backwards": True}, {**scores(-3.60), "backwards": False}, scores(None, asked=False)]
     assert replayed_f1({**row, "alternative_scores": backwards}, 0.0, voice=0.1) == 1.0  # its verb read backwards pays
+
+
+def test_replayed_row_files_merge_with_the_later_row_of_a_question_winning(tmp_path) -> None:
+    """bench.replay --merge: a full run, then the questions a later tree answered again (bench.kgs --only)."""
+    from bench.replay import _row_sets
+
+    def row(id_: str, f1: float) -> str:
+        return json.dumps({"kg": "k", "id": id_, "f1": f1}) + "\n"
+
+    full, again = tmp_path / "full.jsonl", tmp_path / "only.jsonl"
+    full.write_text(row("a", 0.0) + row("b", 1.0))
+    again.write_text(row("a", 1.0))
+    assert [len(rows) for _, rows in _row_sets([full, again], merge=False)] == [2, 1]
+    ((name, rows),) = _row_sets([full, again], merge=True)
+    assert name == "full.jsonl+only.jsonl" and {r["id"]: r["f1"] for r in rows} == {"a": 1.0, "b": 1.0}
 
 
 @pytest.mark.parametrize("name", ["company", "family", "usgeo", "science"])

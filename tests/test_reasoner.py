@@ -300,10 +300,14 @@ def test_cli_ask_and_evaluate(parts, tmp_path, monkeypatch, capsys) -> None:
     assert set(last) >= {"n", "f1", "hits1", "em", "median_latency_s", "p90_latency_s"}
     rows = [json.loads(line) for line in results.read_text().splitlines()]
     assert [r["f1"] for r in rows] == [1.0, 1.0, 0.0] and rows[0]["cached"]  # asked above: memoized
-    # each finalist's scores, for replaying the re-rank's weights on the rows
+    # each finalist's scores and F1, for replaying the re-rank's weights on the rows (bench.replay --whole)
     scored = rows[1]
-    assert len(scored["alternative_scores"]) == len(scored["alternatives"]) >= 1
+    assert len(scored["alternative_scores"]) == len(scored["alternative_f1"]) == len(scored["alternatives"]) >= 1
     assert {"forward", "final", "unnamed", "shortfall"} <= set(scored["alternative_scores"][0])
+    assert scored["alternative_f1"][scored["alternatives"].index(scored["program"])] == scored["f1"]
+    assert [(r["kg"], r["id"]) for r in rows] == [("tiny_films", "1"), ("tiny_films", "2"), ("tiny_films", "3")]
+    from bench.replay import table
+    assert table(rows, 0.0, whole=True) == [f"tiny_films {100 * 2 / 3:.1f}"]  # no change: the run's own F1
 
 
 # ------------------------------------------------------------------ metrics

@@ -16,9 +16,26 @@ import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from engine.programs.sexpr import parse
+
 _SPACE = re.compile(r"\s+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _TRUTH = {"true": "yes", "false": "no"}
+
+
+def labels(result) -> tuple[str, ...]:
+    """Answer labels of a QuestionResult or an Execution; a count is one answer."""
+    return (str(result.count),) if result.count is not None else tuple(a.label for a in result.answers)
+
+
+def executed_labels(executor, program: str | None) -> tuple[str, ...] | None:
+    """The program's answers on the KG (memoized by the executor); None when it does not run."""
+    if program is None:
+        return None
+    try:
+        return labels(executor.execute(parse(program)))
+    except Exception:  # noqa: BLE001 - a gold or finalist program that fails to run is evidence, not a crash
+        return None
 
 
 def normalise(label: str) -> str:
