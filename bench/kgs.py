@@ -548,7 +548,8 @@ def parse_args(argv: Sequence[str] | None = None) -> BenchConfig:
     budget = a.budget if a.budget is not None else (24 if a.quick else default_budget)
     only = read_only(p, a.only) if a.only else None
     return BenchConfig(tuple(a.kgs), a.quick, budget, a.per_kg, a.seed, a.sample_seed, a.results, a.cache_root,
-                       a.fresh, a.with_unsupported, a.report and only is None, given_settings(a, REASONING_FIELDS + WRITER_FIELDS),
+                       a.fresh, a.with_unsupported, a.report and only is None,
+                       given_settings(a, REASONING_FIELDS + WRITER_FIELDS),
                        only)
 
 

@@ -175,8 +175,8 @@ def evaluate_command(args: argparse.Namespace, config: ScoutConfig) -> int:
             if out:
                 # a finalist's F1 too (executed, memoized): with its scores, `python -m bench.replay --whole` replays a
                 # change to the re-rank's weights on these rows, as it does on bench.kgs rows
-                alternative_f1 = [None if got is None else score(list(got), gold).f1
-                                  for got in (executed_labels(reasoner.executor, a.program) for a in result.alternatives)]
+                executed = (executed_labels(reasoner.executor, a.program) for a in result.alternatives)
+                alternative_f1 = [None if got is None else score(list(got), gold).f1 for got in executed]
                 row = {"kg": kg_name, "id": ids[i - 1], "question": question, "gold": gold, "predicted": labels,
                        "program": result.program,
                        "f1": s.f1, "hits1": s.hits1, "em": s.em, "latency_s": round(latency, 3),

@@ -208,6 +208,21 @@ def test_a_reasoning_setting_is_varied_from_the_command_line() -> None:
         parse_args(["--max-relations", "2"])  # exploration settings would need other corpora
 
 
+def test_a_question_writer_setting_builds_corpora_that_are_told_apart(tmp_path: Path) -> None:
+    """`--qgen-readable` bootstraps with another question writer, and its corpora are not taken for the default's:
+    a folder built one way refuses the other (`ensure_corpus`), so each writer needs a --cache-root of its own."""
+    from bench.kgs import built_as
+    from engine.bootstrap.build import exploration_parameters
+    from engine.bootstrap.corpus import Corpus, Manifest
+
+    readable = parse_args(["--qgen-readable", "--qgen-beams", "2", "--qgen-context", "0"])
+    assert readable.settings == {"qgen_readable": True, "qgen_beams": 2, "qgen_context": 0}
+    config = ScoutConfig(**readable.settings)
+    folder = Corpus(tmp_path / "c")
+    folder.write_manifest(Manifest("fp", "kg", "model", exploration_parameters(config)))
+    assert built_as(folder.folder, config) and not built_as(folder.folder, ScoutConfig())
+
+
 def test_only_answers_the_listed_questions_of_the_sample_and_never_reports(tmp_path: Path) -> None:
     """`--only R.tsv` (as bench.touched --reached writes it) cuts the sample to the listed (kg, id) pairs, keeps
     their order in the sample, and writes no BENCHMARKS.md section: a partial sample is no benchmark figure."""
