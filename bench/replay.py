@@ -28,7 +28,9 @@ none, where no step of this finalist means it (engine.answer.meant.unspent_words
 count and include `meant.UNSPENT_WEIGHT`; `mark` counts it for older rows. `--voice`: an extra penalty on a finalist
 that answers with the other end of the main verb's relation than the verb's voice asks for
 (engine.answer.voice.reads_backwards); rows of v88 or later include `voice.VOICE_WEIGHT`; `mark` marks older rows.
-Prints tune and check F1 per KG: a figure, never a check row.
+Prints tune and check F1 per KG: a figure, never a check row. `python -m engine evaluate --out` rows (a probe's, which
+carry the same fields) are read alike, and `--whole` gives each KG's F1 over all its rows; `--merge` reads a full run
+and the questions later trees answered again (`bench.kgs --only`) as one run, the last file's row of a question winning.
 """
 
 from __future__ import annotations
