@@ -38,8 +38,9 @@ MEANT_COSINE = 0.4
 # 0.1, 0.15 and 0.2 no KG's tune or check F1 moves against the term off, and 9 of 879 sampled questions have finalists
 # it tells apart. Before compounds of a spelling word were read as spelt, it cost MetaQA check 89.1 -> 88.9
 # ("screenwriter" meant `directed_by`); before only verbs counted, an airline probe question and a museum one fell
-# ("budget carriers", "which pieces"). 0.1, UNNAMED_WEIGHT's value: it takes the default KG's mechanism test ("the
-# largest city in a country that borders France") from 0.02 behind to 0.10 ahead (AMX bf16, one thread).
+# ("budget carriers", "which pieces"). 0.1, UNNAMED_WEIGHT's value then (0.3 from v102): it takes the default KG's
+# mechanism test ("the largest city in a country that borders France") from 0.02 behind to 0.10 ahead (AMX bf16, one
+# thread).
 UNSPENT_WEIGHT = 0.1
 MIN_LETTERS = 3
 

@@ -315,18 +315,12 @@ def words_of(text: str) -> list[str]:
 NAMED_WEIGHT = 0.5
 
 # What each step over a relation that no word of the question names, by spelling or by meaning (`unnamed_steps`,
-# engine.answer.meant), costs in the final re-rank (engine.answer.rank). Named by spelling only (reasoner v43) it
-# cost a mechanism test its right reading: a verb that spells nothing of the relation it means (the default KG's,
-# tests/test_mechanisms.py), so it was off (v44). Named by meaning as well, replayed on four bench.kgs row sets
-# (BENCHMARKS.md, "Explored: steps named by meaning"): at 0.05, 0.1 and 0.15 (MEANT_COSINE 0.4) no check F1 fell, and
-# at 0.1 MetaQA's rose on every row set (v47 run 87.6 -> 88.7, readable seed 0 86.1 -> 88.2). Reasoner v48; its
-# bench.kgs run (BENCHMARKS.md, "... reasoner v48") moved one row of any KG: MetaQA check 87.6 -> 88.7.
-# 0.1 -> 0.3 in session 62 (reasoner v102), once one free word covers one step (meant.unmeant_steps, v100): on the
-# blind family probes a kin chain with a step no word asks for ("Lord Lothar's mom": his mother's spouse) had won
-# by a hair. Replayed on recorded finalists (BENCHMARKS.md, "Session 62"): lineage 37.6 -> 41.6 zero-shot and 37.3
-# -> 43.7 with a budget-150 corpus, royals 66.4 -> 68.6 zero-shot, 58.1 -> 57.6 with a corpus, dynasty 73.3 -> 75.6;
-# on the 879 sampled dev rows no check F1 falls up to 0.3 (MetaQA and PathQuestion-3H gain one each) and at 0.4
-# geography-demo's does. A bench.kgs run of the 42 questions it could reach agreed to the decimal.
+# engine.answer.meant), costs in the final re-rank (engine.answer.rank). 0.1 from v48 (replayed on four bench.kgs row
+# sets; MetaQA check 87.6 -> 88.7; BENCHMARKS.md, "... reasoner v48"); by spelling alone it had cost a mechanism test
+# (v43-v44). 0.3 from v102, once one free word covers one step (v100): replayed on recorded finalists, lineage 37.6 ->
+# 41.6 zero-shot and 37.3 -> 43.7 with a corpus, royals 66.4 -> 68.6 and 58.1 -> 57.6, dynasty 73.3 -> 75.6; no dev
+# check F1 falls to 0.3 (MetaQA, PathQuestion-3H +1.0), geography-demo's at 0.4; a bench.kgs run of the 42 questions
+# it could reach agreed (BENCHMARKS.md, "Session 62").
 UNNAMED_WEIGHT = 0.3
 
 
