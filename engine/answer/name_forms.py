@@ -108,7 +108,8 @@ class NameForms:
     def holders(self, word: str) -> list[Candidate]:
         """Every entity a folded one-word name stands for (`parts`), ranked as the linker ranks them: a title before
         it chooses among them (engine.answer.titled), where the linker keeps `top_k`."""
-        return ranked(self._d, found := self.parts(word), len(found))
+        found = self.parts(word)
+        return ranked(self._d, found, len(found))
 
     def _title(self, word: str) -> bool:
         """A word that opens more than MAX_LINKED_NAMES labels whose small words link the rest ("Princess")."""

@@ -16,8 +16,8 @@ for (engine.answer.walk_back), less STAND_IN_WEIGHT for a walk through a stand-i
 meaning (engine.answer.named, engine.answer.meant), and UNSPENT_WEIGHT per question word that means some finalist's
 relation but no step of this one (engine.answer.meant.unspent_words), SHORTFALL_WEIGHT per step a chain of kin nouns
 or a gloss writes that it leaves unwalked (engine.answer.walk_back.shortfall), and, with no corpus, LAST_STEP_WEIGHT for
-a last step no word names where no class is asked for (`walks_on_unnamed`), plus `relevance` (without inverse consistency:
-the forward score and relevance alone).
+a last step no word names where no class is asked for (`walks_on_unnamed`), plus `relevance` (without inverse
+consistency: the forward score and relevance alone).
 Where the question asks for a class and some finalist answers with it, those come first, and only they get
 an inverse score, as the rest cannot win (and none does when only one can).
 """
