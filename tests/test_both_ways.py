@@ -14,6 +14,7 @@ from engine.config import ScoutConfig
 from engine.lm.embedder import Embedder
 from engine.lm.llm import LLM
 from engine.programs.kg import KnowledgeGraph
+from kg_adapters.lexicon import RelationWords
 from kg_adapters.schema import SchemaEdit, read_edits
 from ui import render
 
@@ -95,3 +96,51 @@ def test_questions_over_a_relation_stored_once_get_every_pair(tmp_path, question
     finally:
         r.close()
         kg.close()
+
+
+COUPLES = """@prefix c: <http://example.org/couples/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+c:Person rdfs:label "person" .
+c:ann a c:Person ; rdfs:label "Ann" ; c:spouse c:bo ; c:parent c:cy .
+c:bo a c:Person ; rdfs:label "Bo" ; c:spouse c:ann ; c:parent c:cy .
+c:cy a c:Person ; rdfs:label "Cy" ; c:spouse c:di .
+c:di a c:Person ; rdfs:label "Di" ; c:spouse c:cy ; c:parent c:fay .
+c:eve a c:Person ; rdfs:label "Eve" ; c:spouse c:fay .
+c:fay a c:Person ; rdfs:label "Fay" .
+"""
+
+
+def test_a_relation_stored_both_ways_for_some_pairs_only_is_read_both_ways(small_kg) -> None:
+    """The lineage probe (a Wikidata-style extract, written blind) states half its couples both ways round and half
+    once: "Fay's spouse" was found only walked from Eve's side."""
+    couples = small_kg("couples.ttl", COUPLES)
+    assert {r.name: r.both_ways for r in couples.schema.relations} == {"parent": False, "spouse": True}
+    ran = couples.executor.execute('(JOIN (R spouse) "Fay")')
+    assert [a.label for a in ran.answers] == ["Eve"]
+    assert sorted(a.label for a in couples.executor.execute('(JOIN (R spouse) "Ann")').answers) == ["Bo"]
+
+
+def _royal_couples(n: int) -> str:
+    """n couples, each stored once (either way round), and a parent relation whose pairs also pair things once."""
+    lines = ["@prefix r: <http://example.org/royal/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    for i in range(n):
+        a, b = (f"r:k{i}", f"r:q{i}") if i % 2 else (f"r:q{i}", f"r:k{i}")
+        lines.append(f'r:k{i} a r:Person ; rdfs:label "King {i}" . r:q{i} a r:Person ; rdfs:label "Queen {i}" .')
+        lines.append(f"{a} r:spouse {b} . r:c{i} a r:Person ; rdfs:label \"Heir {i}\" ; r:parent r:x{i} .")
+        lines.append(f'r:x{i} a r:Person ; rdfs:label "Elder {i}" .')
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("couples, read_both_ways", [(12, True), (6, False)])
+def test_a_mutual_relation_pairing_each_thing_once_is_read_both_ways(small_kg, couples: int,
+                                                                    read_both_ways: bool) -> None:
+    """A royal probe (written blind) states each couple once: "Who is Queen 3's husband?" was found only walked from
+    the king's side. The lexicon says which relation is mutual (words for one end only): `parent` pairs each thing
+    once too here, but its lexicon names both ends. Too few pairs tell nothing (a Freebase extract's
+    `neighborhood_of`, 4 pairs, has a direction)."""
+    kg = small_kg("royal.ttl", _royal_couples(couples))
+    assert not any(r.both_ways for r in kg.schema.relations)  # no circle, no pair both ways: nothing to read yet
+    kg.adopt_lexicon({"spouse": RelationWords(("husband", "wife")), "parent": RelationWords(("father",), ("son",))})
+    assert {r.name: r.both_ways for r in kg.schema.relations} == {"parent": False, "spouse": read_both_ways}
+    husband = [a.label for a in kg.executor.execute('(JOIN (R spouse) "Queen 3")').answers]
+    assert husband == (["King 3"] if read_both_ways else [])

@@ -9,6 +9,7 @@ steps a question's words spell) and `engine.answer.narrow` (the kind each step a
 
 from __future__ import annotations
 
+from kg_adapters.both_ways import mutual
 from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import RelationInfo
 
@@ -24,11 +25,6 @@ def subject_words(rel: RelationInfo) -> tuple[str, ...]:
     does. Such a pair is often stored once, so "the husband of X" may be X's object or X's subject. A relation with
     words for each end ("parent": "father", and "son" for its subjects) keeps them apart."""
     return rel.words if mutual(rel) else rel.reverse_words
-
-
-def mutual(rel: RelationInfo) -> bool:
-    """Between members of one class, with lexicon words for its objects only (`subject_words`)."""
-    return not rel.reverse_words and bool(rel.domain) and set(rel.domain) == set(rel.range)
 
 
 def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:

@@ -59,9 +59,9 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 102: an unnamed step costs 0.3. 101: an unwalked step of a chain of kin nouns costs 0.36. 100: a free word, one step;
-# "Queen Maud". 98-99 (left at 97 by mistake): steps counted each way, inverse relations. 97: glosses. Before: git log.
-REASONER_VERSION = 102
+# 103: a relation read both ways is walked from either side of a name. 102: an unnamed step costs 0.3. 101: kin chain
+# steps unwalked cost 0.36. 100: a free word, one step. 98-99: inverse relations. 97: glosses. Before: git log.
+REASONER_VERSION = 103
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -103,7 +103,8 @@ class UsualTies:
 def incident(executor: Executor, schema: Schema, iris: list[str], counted: bool = False) -> Ties | None:
     """(relation name, side) for every schema relation one of the entities takes part in, in one query, with
     the distinct neighbours it gives them where `counted` (else 0); None when the store could not answer (a
-    timeout). Mirrors are left out: they are walked as (R primary)."""
+    timeout). Mirrors are left out: they are walked as (R primary). A relation read both ways is taken on both sides:
+    "Maud's husband" is (JOIN (R spouse) Maud), where only her husband's side states the couple."""
     values = " ".join(entity(iri) for iri in iris)
     head = "?p ?side (COUNT(DISTINCT ?o) AS ?n)" if counted else "DISTINCT ?p ?side"
     sparql = (
@@ -120,4 +121,7 @@ def incident(executor: Executor, schema: Schema, iris: list[str], counted: bool 
         info = schema.relation(p.value) if p is not None else None
         if info is not None and side is not None and not info.mirror_of:
             found[(info.name, side.value)] = int(n[0].value) if n and n[0] is not None else 0
+            if info.both_ways:  # stored on one side, held on both (kg_adapters.both_ways): walked from either
+                other = "object" if side.value == "subject" else "subject"
+                found[(info.name, other)] = max(found.get((info.name, other), 0), found[(info.name, side.value)])
     return found

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine.config import ScoutConfig
 from kg_adapters.base import KGError, KGStore
-from kg_adapters.both_ways import with_both_ways
+from kg_adapters.both_ways import with_both_ways, with_mutual_pairs
 from kg_adapters.inverses import with_inverses, with_partner_words
 from kg_adapters.lexicon import RelationWords, lexicon_path, read_lexicon, with_lexicon, write_lexicon
 from kg_adapters.registry import StoreLimits, open_store
@@ -55,7 +55,7 @@ class KnowledgeGraph:
         schema = rename_classes(schema, read_names(names_file))
         lexicon_file = lexicon_path(config.cache_dir, store.info.fingerprint) if config.lexicon else None
         schema = with_lexicon(schema, read_lexicon(lexicon_file) or {}) if lexicon_file else schema
-        schema = with_partner_words(schema)
+        schema = with_mutual_pairs(with_partner_words(schema), store)
         edits_file = edits_path(config.cache_dir, store.info.fingerprint)
         schema = _with_edits(schema, read_edits(edits_file))
         executor = Executor(
@@ -98,7 +98,7 @@ class KnowledgeGraph:
         (edit_schema) stay on top."""
         if self.lexicon_file is not None:
             write_lexicon(self.lexicon_file, lexicon)
-        schema = with_partner_words(with_lexicon(self.schema, lexicon))
+        schema = with_mutual_pairs(with_partner_words(with_lexicon(self.schema, lexicon)), self.store)
         schema = _with_edits(schema, read_edits(self.edits_file) if self.edits_file else ())
         self.schema = self.executor.schema = schema
         return schema
