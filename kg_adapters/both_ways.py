@@ -69,8 +69,10 @@ def with_mutual_pairs(schema: Schema, store: KGStore) -> Schema:
 def mutual(rel: RelationInfo) -> bool:
     """Between members of one class, with lexicon words for its objects only: its words name either end ("spouse",
     "neighbour"). A relation with words for each end ("parent": "father", and "son" for its subjects) has a
-    direction."""
-    return not rel.reverse_words and bool(rel.domain) and set(rel.domain) == set(rel.range)
+    direction, and so has one whose pairs another relation holds reversed (kg_adapters.inverses): the lineage probe's
+    `child`, beside `father` and `mother`, had no words for its subjects, and "the grandchildren of X" took X's
+    grandchildren's parents' parents, a walk down and back up that "children" spelt both ways."""
+    return not rel.reverse_words and not rel.inverse_of and bool(rel.domain) and set(rel.domain) == set(rel.range)
 
 
 def _may_hold_both_ways(schema: Schema, rel: RelationInfo) -> bool:

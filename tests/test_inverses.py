@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.answer.walk_back import partners, repeats, walks_back
+from kg_adapters.both_ways import mutual
 from engine.answer.named import Spelling
 from engine.programs.sexpr import parse
 from tests.conftest import zero_shot_reasoner
@@ -74,3 +75,11 @@ def test_a_question_of_children_finds_every_child(lineage, tmp_path) -> None:
     reasoner = zero_shot_reasoner(lineage, tmp_path)
     result = reasoner.answer("How many children did Ulric II have?")
     assert result.count == 4, result.program
+
+
+def test_a_relation_with_an_inverse_has_a_direction(lineage) -> None:
+    """`child` has no lexicon words for its subjects here; read as mutual, "the grandchildren of X" spelt `child` both
+    ways, and a walk down two generations and back up two (X and X's spouse) won on the lineage probe."""
+    by_name = {r.name: r for r in lineage.schema.relations}
+    assert not by_name["child"].reverse_words and by_name["child"].inverse_of
+    assert not mutual(by_name["child"]) and mutual(by_name["spouse"])
