@@ -46,7 +46,7 @@ from rapidfuzz.distance import Levenshtein
 from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
-from .verbs import VerbSenses
+from .verbs import VerbSenses, derived_readings
 from . import glossed
 from .ends import GENERATION_PREFIX, mutual, one_step, subject_words
 from .words import POSSESSIVE, STOP, fold, word_forms
@@ -89,10 +89,9 @@ class Spelling:
         return self.by_verb | self.by_noun | self.by_back_noun | self.by_dimension
 
 
-# English adjectives of dimension and the nouns that name what they measure: "the smallest <noun>" ranks by a
-# size, "the highest <noun>" by a height, "the most populous" by a population. Grammar, not a domain: which
-# relation holds the dimension is read from the KG's own labels and lexicon. The rankings ("smallest" goes down)
-# are `degree.py`'s; this says only which attribute a ranking's adjective names.
+# English adjectives of dimension and the nouns that name what they measure: "the smallest <noun>" ranks by a size,
+# "the highest <noun>" by a height, "the most populous" by a population. Grammar, not a domain: which relation holds
+# the dimension is read from the KG's labels and lexicon; the rankings ("smallest" goes down) are `degree.py`'s.
 DIMENSIONS = {
     # the size of a round thing is its radius or diameter ("the largest <noun> of X", "bigger than X")
     ("large", "big", "small", "little", "tiny", "huge", "vast"): ("size", "area", "extent", "surface", "radius",
@@ -125,8 +124,9 @@ class NamedRelations:
         for rel in schema.relations:
             readings = [_reading(text) for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))]
             readings, role = _subject_role_apart(rel, readings)
-            # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
+            # the lexicon's words for its objects as nouns of the relation ("dad": the parent of X); its nouns' verbs
             readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
+            readings += derived_readings((rel.label, object_noun(rel.name)))  # "born" for `dateOfBirth` (verbs.py)
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
             if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range):
                 measures.add(_TIME)

