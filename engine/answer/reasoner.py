@@ -60,7 +60,7 @@ log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
 # 104: verbs derived from a relation's nouns ("born"). 103: a relation read both ways is walked from either side of a
-# name. 102: an unnamed step costs 0.3. 101: kin chain steps unwalked cost 0.36. 100: a free word, one step. Before: git log.
+# name. 102: an unnamed step costs 0.3. 101: kin chain steps unwalked cost 0.36. Before: git log.
 REASONER_VERSION = 104
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
