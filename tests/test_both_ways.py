@@ -10,6 +10,7 @@ import pytest
 
 from engine.answer.linker import LabelIndex
 from engine.answer.reasoner import Reasoner
+from engine.answer.usual import incident
 from engine.config import ScoutConfig
 from engine.lm.embedder import Embedder
 from engine.lm.llm import LLM
@@ -144,3 +145,14 @@ def test_a_mutual_relation_pairing_each_thing_once_is_read_both_ways(small_kg, c
     assert {r.name: r.both_ways for r in kg.schema.relations} == {"parent": False, "spouse": read_both_ways}
     husband = [a.label for a in kg.executor.execute('(JOIN (R spouse) "Queen 3")').answers]
     assert husband == (["King 3"] if read_both_ways else [])
+
+
+def test_a_relation_read_both_ways_is_walked_from_either_side_of_a_name(small_kg) -> None:
+    """Step 1 builds (JOIN (R r) X) only where X is a subject of r in the data: "Queen 3's husband" (her side states
+    no couple) was built only as (JOIN spouse "Queen 3"), which the small scorer reads as the people married to her
+    and ranked below her parent."""
+    kg = small_kg("royal.ttl", _royal_couples(12))
+    queen = next(a.iri for a in kg.executor.execute('(JOIN (R spouse) "King 3")').answers)
+    assert ("spouse", "subject") not in incident(kg.executor, kg.schema, [queen])
+    kg.adopt_lexicon({"spouse": RelationWords(("husband", "wife"))})
+    assert {("spouse", "subject"), ("spouse", "object")} <= set(incident(kg.executor, kg.schema, [queen]))

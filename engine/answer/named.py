@@ -46,7 +46,7 @@ from rapidfuzz.distance import Levenshtein
 from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
-from .verbs import VerbSenses, derived_readings
+from .verbs import VerbSenses, with_derived_verbs
 from . import glossed
 from .ends import GENERATION_PREFIX, mutual, one_step, subject_words
 from .words import POSSESSIVE, STOP, fold, word_forms
@@ -122,11 +122,10 @@ class NamedRelations:
         self._measures: dict[str, frozenset[str]] = {}  # relation -> the dimension nouns among its own words
         dimension_nouns = {noun for nouns in DIMENSIONS.values() for noun in nouns}
         for rel in schema.relations:
-            readings = [_reading(text) for text in dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))]
-            readings, role = _subject_role_apart(rel, readings)
-            # the lexicon's words for its objects as nouns of the relation ("dad": the parent of X); its nouns' verbs
+            texts = dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))  # "born": `dateOfBirth` too
+            readings, role = _subject_role_apart(rel, [r for text in texts for r in with_derived_verbs(_reading(text))])
+            # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
             readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
-            readings += derived_readings((rel.label, object_noun(rel.name)))  # "born" for `dateOfBirth` (verbs.py)
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
             if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range):
                 measures.add(_TIME)

