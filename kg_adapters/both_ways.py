@@ -95,29 +95,25 @@ def _stored_once_in_no_order(store: KGStore, rel: RelationInfo) -> bool:
 
 def _stored_both_ways_in_part(store: KGStore, rel: RelationInfo) -> bool:
     """Some of its pairs stored both ways, and the others once (`PART_BOTH_WAYS`); False where the store cannot tell."""
-    p = f"<{rel.iri}>"
-    try:
-        rows = store.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?a {p} ?b . ?b {p} ?a . FILTER(?a != ?b) }}",
-                            timeout_s=TIMEOUT_S).rows
-        both = int(getattr(rows[0][0], "value", 0) or 0) if rows else 0
-    except (KGError, ValueError) as err:
-        log.warning("could not tell whether %s holds both ways: %s", rel.name, err)
-        return False
+    both = _count(store, rel, "COUNT(*)", "?a {p} ?b . ?b {p} ?a . FILTER(?a != ?b)")
     low, high = PART_BOTH_WAYS
-    return low <= both / rel.count < high
+    return both is not None and low <= both / rel.count < high
 
 
 def _pairs_each_thing_once(store: KGStore, rel: RelationInfo) -> bool:
     """Twice as many things in its pairs as pairs: no thing in two, and no pair stored both ways."""
-    p = f"<{rel.iri}>"
+    return _count(store, rel, "COUNT(DISTINCT ?x)", "{{ ?x {p} ?y }} UNION {{ ?y {p} ?x }}") == 2 * rel.count
+
+
+def _count(store: KGStore, rel: RelationInfo, counted: str, patterns: str) -> int | None:
+    """`counted` over the `patterns` (`{p}` standing for the relation); None where the store cannot tell in time."""
+    query = f"SELECT ({counted} AS ?n) WHERE {{ {patterns.format(p=f'<{rel.iri}>')} }}"
     try:
-        rows = store.select(f"SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {{ ?x {p} ?y }} UNION {{ ?y {p} ?x }} }}",
-                            timeout_s=TIMEOUT_S).rows
-        things = int(getattr(rows[0][0], "value", 0) or 0) if rows else 0
+        rows = store.select(query, timeout_s=TIMEOUT_S).rows
+        return int(getattr(rows[0][0], "value", 0) or 0) if rows else 0
     except (KGError, ValueError) as err:
-        log.warning("could not tell whether %s pairs each thing once: %s", rel.name, err)
-        return False
-    return things == 2 * rel.count
+        log.warning("could not count the pairs of %s: %s", rel.name, err)
+        return None
 
 
 def _any(store: KGStore, patterns: str) -> bool:

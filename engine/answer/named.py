@@ -46,16 +46,10 @@ from rapidfuzz.distance import Levenshtein
 from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
-from .verbs import VerbSenses, with_derived_verbs
+from .verbs import Reading, VerbSenses, with_derived_verbs
 from . import glossed
 from .ends import GENERATION_PREFIX, mutual, one_step, subject_words
 from .words import POSSESSIVE, STOP, fold, word_forms
-
-# One reading of a relation: per content word, the forms it may take and whether it is a verb ("directed",
-# "plays"), which names the relation walked either way, or a noun ("nationality", "club"), which names it only
-# walked toward its objects: "the country of X" spells `country`, "the cities whose country is X" does not.
-Reading = tuple[tuple[frozenset[str], bool], ...]
-
 
 @dataclass(frozen=True)
 class Spelling:

