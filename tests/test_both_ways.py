@@ -9,12 +9,14 @@ from __future__ import annotations
 import pytest
 
 from engine.answer.linker import LabelIndex
+from engine.answer.narrow import narrowed
 from engine.answer.reasoner import Reasoner
 from engine.answer.usual import incident
 from engine.config import ScoutConfig
 from engine.lm.embedder import Embedder
 from engine.lm.llm import LLM
 from engine.programs.kg import KnowledgeGraph
+from engine.programs.sexpr import parse
 from kg_adapters.lexicon import RelationWords
 from kg_adapters.schema import SchemaEdit, read_edits
 from ui import render
@@ -156,3 +158,32 @@ def test_a_relation_read_both_ways_is_walked_from_either_side_of_a_name(small_kg
     assert ("spouse", "subject") not in incident(kg.executor, kg.schema, [queen])
     kg.adopt_lexicon({"spouse": RelationWords(("husband", "wife"))})
     assert {("spouse", "subject"), ("spouse", "object")} <= set(incident(kg.executor, kg.schema, [queen]))
+
+
+SIBLINGS = """@prefix s: <http://example.org/siblings/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+s:Person rdfs:label "person" .
+s:Sex rdfs:label "sex" .
+s:m a s:Sex ; rdfs:label "male" .
+s:f a s:Sex ; rdfs:label "female" .
+s:hed a s:Person ; rdfs:label "Hedwig" ; s:sex s:f ; s:sibling s:ald .
+s:ald a s:Person ; rdfs:label "Aldric" ; s:sex s:m ; s:sibling s:hed , s:cec .
+s:cec a s:Person ; rdfs:label "Cecily" ; s:sex s:f ; s:sibling s:ald , s:hed .
+s:ulr a s:Person ; rdfs:label "Ulric" ; s:sex s:m ; s:sibling s:hed .
+s:ann a s:Person ; rdfs:label "Ann" ; s:sex s:f ; s:sibling s:bo .
+s:bo a s:Person ; rdfs:label "Bo" ; s:sex s:m .
+"""
+
+
+def test_a_kind_word_narrows_a_relation_read_both_ways_from_either_side(small_kg) -> None:
+    """A blind genealogy probe: "Who are Hedwig's brothers?" answered her sisters too. Its `sibling` holds pairs
+    both ways in part and had a junk word for its subjects; the step walked from her subject side named no
+    end the word "brothers" (a male sibling, engine.answer.glossed.kind_of) could narrow (reasoner v105)."""
+    kg = small_kg("siblings.ttl", SIBLINGS)
+    kg.adopt_lexicon({"sibling": RelationWords(("sister",), ("family",))})
+    assert {r.name: r.both_ways for r in kg.schema.relations}["sibling"]
+    program = parse('(JOIN (R sibling) "Hedwig")')
+    assert sorted(a.label for a in kg.executor.execute(program).answers) == ["Aldric", "Cecily", "Ulric"]
+    found = narrowed(program, "who are Hedwig's brothers?", kg.schema, kg.executor)
+    assert found is not None
+    assert sorted(a.label for a in found[1].answers) == ["Aldric", "Ulric"]

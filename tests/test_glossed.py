@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.answer.glossed import Part, Words, composed, read
+from engine.answer.glossed import Part, Words, composed, kind_of, read
 from engine.answer.named import NamedRelations
 from engine.answer.narrow import narrowed
 from engine.programs.kg import KnowledgeGraph
@@ -126,3 +126,27 @@ def test_a_choice_between_two_relations_is_no_step() -> None:
     together = {"father": {"parent"}, "mother": {"parent"}}
     one = Words(together.__contains__, lambda w: None, lambda w: False, lambda w: frozenset(together.get(w, ())))
     assert composed("grandmother", one) == (Part("mother", "mother"), Part("father", None))
+
+
+# A genealogy KG with `sibling` and `spouse` between persons (each with a word for its other end) and `plays_for`
+# from a player to a club
+PEERS = {"sibling": "sibling", "sister": "sibling", "spouse": "spouse", "wife": "spouse", "husband": "spouse"}
+PEER_WORDS = Words(lambda w: w in PEERS or w == "player", PEERS.get)
+
+
+@pytest.mark.parametrize("word, parts", [
+    ("brothers", (Part("sibling", "brothers"),)),  # WordNet: a kind of "male sibling"; no `parent` for its gloss
+    ("missus", (Part("wife", "wife"),)),  # "informal term of address for someone's wife", a kind of wife
+    ("footballer", None),  # a kind of player, but `player` is no relative: a class's own noun names no step
+    ("pebble", None),
+])
+def test_a_kind_of_a_relative_the_kg_knows_names_its_step(word: str, parts: tuple[Part, ...] | None) -> None:
+    """A blind genealogy probe: "Hedwig's brothers" and "the missus of Conrad" named no relation, as its `sibling`
+    had "sister" and no "brother" in its lexicon (reasoner v105)."""
+    assert kind_of(word, PEER_WORDS) == parts
+    assert composed(word, PEER_WORDS) is None  # the gloss walks nothing these words name
+
+
+def test_a_question_reads_a_kind_of_a_relative_in_place() -> None:
+    assert [(p.word, p.kind) for p in read("who's the missus of Conrad?", PEER_WORDS)][-3:] == [
+        ("wife", "wife"), ("of", "of"), ("conrad", "conrad")]

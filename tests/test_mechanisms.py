@@ -839,6 +839,22 @@ def test_a_free_word_stands_for_one_step_and_a_word_for_subjects_names_no_step_t
     assert unmeant_steps(same, actor, Meaning()) == 0
 
 
+def test_one_word_that_spells_two_relations_names_one_step() -> None:
+    # "which monarchs were born before 1900?" (a blind royal probe): "born" spells `birthYear` and `birthPlace` (a
+    # verb derived from both nouns); the birth places of those born before 1900 had won over the monarchs
+    born = frozenset({"born"})
+    named = {"birthYear": Spelling(by_verb=born, by_noun=frozenset()),
+             "birthPlace": Spelling(by_verb=born, by_noun=frozenset())}
+    assert unmeant_steps(parse("(lt birthYear 1900)"), named, Meaning()) == 0
+    assert unmeant_steps(parse("(JOIN (R birthPlace) (lt birthYear 1900))"), named, Meaning()) == 1
+    # two relations the question spells by words of their own each have one: "which Italy footballer plays for
+    # the club Juventus_FC?"
+    plays = {"plays_for_country": Spelling(by_verb=frozenset({"plays"}), by_noun=frozenset()),
+             "plays_in_club": Spelling(by_verb=frozenset({"plays"}), by_noun=frozenset({"club"}))}
+    both = parse('(AND (JOIN plays_for_country "Italy") (JOIN plays_in_club "Juventus_FC"))')
+    assert unmeant_steps(both, plays, Meaning()) == 0
+
+
 def test_a_gloss_that_writes_two_steps_charges_a_reading_of_one() -> None:
     # "how many grandsons did X have?" (a blind royal probe): "grandson", a son of a son or daughter, writes `parent`
     # twice; with a corpus the count of X's own sons had won

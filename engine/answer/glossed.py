@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from engine.bootstrap.kinds import WALK_OF_SEX, WALK_OF_YOUR, first_gloss
+from engine.bootstrap.kinds import WALK_OF_SEX, WALK_OF_YOUR, broader_names, first_gloss
 from kg_adapters.readable import singular
 
 from .words import POSSESSIVE, STOP, fold
@@ -36,6 +36,8 @@ _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _SAME = re.compile(r"(?:a|an) (?:(?:male|female) )?(?:person )?(?:with|who has) the same ([a-z]+) as "
                    r"(?:someone else|another person)")
 _EITHER = re.compile(r"(?:a|an) person's ([a-z]+)(?: or ([a-z]+))?")
+# A sense a word is a kind of, named with its sex ("male sibling" above "brother"), as WALK_OF_SEX reads a gloss.
+_SEXED = re.compile(r"(?:male|female) ([a-z]+)")
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ def read(text: str, words: Words) -> list[Part]:
     for token in _WORD.findall(fold(POSSESSIVE.sub("", text))):
         parts = None
         if not (words.labelled(token) or token in STOP or len(token) < MIN_LETTERS):
-            parts = composed(token, words)
+            parts = composed(token, words) or (None if words.known(token) else kind_of(token, words))
             if parts and words.known(token):
                 walked = frozenset().union(*(words.owners(p.word) for p in parts))
                 parts = parts if len(parts) > 1 and words.owners(token) & walked else None
@@ -104,8 +106,25 @@ def composed(word: str, words: Words, depth: int = MAX_DEPTH) -> tuple[Part, ...
     return (replace(parts[0], kind=word), *parts[1:])  # "grandson": the outer step's member is the grandson's sex
 
 
+def kind_of(word: str, words: Words) -> tuple[Part, ...] | None:
+    """One step for a word the KG does not know whose first WordNet sense is a kind of a relative it does: a
+    "missus" is a wife, a "brother" a male sibling (a blind genealogy probe's `sibling` had "sister" in its lexicon,
+    and no `parent` for the gloss "a male with the same parents"). Only a noun of a relation between members of one
+    class, which has a word for its other end: a class's own nouns are kinds too, a "footballer" of a player and a
+    "course" of teaching, and named no step of a WorldCup or a university KG. A sexed kind's member is of the word's
+    own kind."""
+    for name in broader_names(word):
+        sexed = _SEXED.fullmatch(name)
+        base, kind = (sexed.group(1), word) if sexed else (name, name)
+        if words.known(base) and words.other_end(base) is not None:
+            return (Part(base, kind),)
+    return None
+
+
 def _part(word: str, words: Words, depth: int) -> tuple[Part, ...] | None:
-    return (Part(word, word),) if words.known(word) else composed(word, words, depth - 1)
+    if words.known(word):
+        return (Part(word, word),)
+    return composed(word, words, depth - 1) or kind_of(word, words)
 
 
 def _either(choices: list[str], words: Words, depth: int) -> tuple[Part, ...] | None:

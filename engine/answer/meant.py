@@ -148,13 +148,22 @@ def unmeant_steps(program: Program, named: dict[str, Spelling], meaning: Meaning
     (the things whose father is X), not "the father of" a son. (A noun for its objects does spell a step toward its
     subjects: "the movies with the same actor as X" walks `starred_actors` back.) And one word, one step: "when was the
     wife of X's son born?" has "born" near both `dateOfBirth` and `father` (by embedding), and the wife's father's birth
-    date had walked its extra step free (the blind lineage probe, bench/probes/lineage.py). A relation a word spells
-    pays nothing however often it is walked; `repeats` (engine.answer.walk_back) counts those."""
+    date had walked its extra step free (the blind lineage probe, bench/probes/lineage.py). So too for the words that
+    spell: two relations one word alone spells are one step named and one not ("which monarchs were born before
+    1900?" spells `birthYear` and `birthPlace` by "born", and the birth places of those born before 1900 had won; a
+    blind royal probe). A relation a word spells pays nothing however often it is walked; `repeats`
+    (engine.answer.walk_back) counts those."""
     steps = walks(program)
     spelt = [_spelt_by(named.get(name), toward) for name, toward in steps]
     spelling = set().union(*spelt)
+    by_relation: dict[str, set[str]] = {}
+    for (name, _), words in zip(steps, spelt):
+        if words:
+            by_relation.setdefault(name, set()).update(words)
+    names = list(by_relation)
+    shared = [names[i] for i in unmatched(names, [{n for n in names if w in by_relation[n]} for w in spelling])]
     free = [relations for word, relations in meaning.by_word.items() if relations and not _spells(word, spelling)]
-    return len(unmatched([name for (name, _), words in zip(steps, spelt) if not words], free))
+    return len(unmatched([name for (name, _), words in zip(steps, spelt) if not words] + shared, free))
 
 
 def _spelt_by(spelling: Spelling | None, toward_objects: bool) -> frozenset[str]:

@@ -48,7 +48,7 @@ from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import Reading, VerbSenses, with_derived_verbs
 from . import glossed
-from .ends import GENERATION_PREFIX, mutual, one_step, subject_words
+from .ends import GENERATION_PREFIX, either_end, one_step, subject_words
 from .words import POSSESSIVE, STOP, fold, word_forms
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ class NamedRelations:
                 self._readings[rel.name] = [r for r in readings if r]
             back = role | frozenset(form for text in one_step(rel, subject_words(rel)) for forms, _ in _reading(text)
                                     for form in forms)
-            if mutual(rel):  # its label names either end too: "the spouse of X" may be X's subject
+            if either_end(rel):  # its label names either end too: "the spouse of X" may be X's subject
                 back |= frozenset(form for reading in readings for forms, verb in reading if not verb for form in forms)
             if back:
                 self._back[rel.name] = back

@@ -24,7 +24,7 @@ from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import Schema
 
 from . import glossed
-from .ends import GENERATION_PREFIX, one_step, subject_words
+from .ends import GENERATION_PREFIX, either_end, one_step, subject_words
 from .usual import incident
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,8 @@ def _in_walk_order(kinds: list[tuple[str, str]], question: str) -> list[tuple[st
 
 
 def _end_words(node: Node, schema: Schema) -> set[str]:
-    """The lexicon's words for what one step answers with: a relation's objects, or walked back its subjects."""
+    """The lexicon's words for what one step answers with: a relation's objects, or walked back its subjects; and
+    the relation's own noun where the step answers with what it names ("the siblings of X")."""
     if not isinstance(node, Join):
         return set()
     back = isinstance(node.relation, Reverse)
@@ -113,7 +114,8 @@ def _end_words(node: Node, schema: Schema) -> set[str]:
     info = schema.relation(rel.name) if isinstance(rel, Relation) else None
     if info is None:
         return set()
-    return {singular(w) for w in one_step(info, info.words if back else subject_words(info))}
+    own = {singular(info.label.lower()), object_noun(info.name)} if back or either_end(info) else set()
+    return own | {singular(w) for w in one_step(info, info.words if back else subject_words(info))}
 
 
 def _named_value(step: Join, kind: str, schema: Schema, executor: Executor) -> Node | None:

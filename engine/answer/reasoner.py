@@ -59,9 +59,9 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 104: verbs derived from a relation's nouns ("born"). 103: a relation read both ways is walked from either side of a
-# name. 102: an unnamed step costs 0.3. 101: kin chain steps unwalked cost 0.36. Before: git log.
-REASONER_VERSION = 104
+# 105: a word that spells two relations names one step; a kind of a relative names its relation ("brother"). 104:
+# verbs derived from a relation's nouns ("born"). Before: git log.
+REASONER_VERSION = 105
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -154,16 +154,33 @@ def walk_gloss(word: str) -> re.Match | None:
 @lru_cache(maxsize=8192)
 def first_gloss(word: str) -> str:
     """The first clause of the gloss of the word's first noun sense ("the sister of your father or mother" for
-    "aunt"), in lower case; "" without WordNet or for a word it does not know. A hyphenated word is looked up as
+    "aunt"), in lower case; "" without WordNet or for a word it does not know."""
+    sense = _first_sense(word)
+    return " ".join(re.split(r"[;(]", sense.definition())[0].lower().split()) if sense is not None else ""
+
+
+@lru_cache(maxsize=8192)
+def broader_names(word: str) -> tuple[str, ...]:
+    """The names of the senses the word's first noun sense is a kind of, in lower case: "missus" is a kind of
+    "wife" and "married woman", "brother" of "male sibling". Empty without WordNet or for a word it does not know."""
+    sense = _first_sense(word)
+    if sense is None:
+        return ()
+    return tuple(dict.fromkeys(" ".join(lemma.lower().split("_")) for h in sense.hypernyms()
+                               for lemma in h.lemma_names()))
+
+
+def _first_sense(word: str):
+    """The word's first noun sense, None without WordNet or where it has none. A hyphenated word is looked up as
     written, then with underscores ("great-grandmother" is WordNet's "great_grandmother")."""
     wordnet = load_wordnet()
     if wordnet is None:
-        return ""
+        return None
     for form in dict.fromkeys((word.replace(" ", "_"), word.replace("-", "_"))):
         senses = wordnet.synsets(form, pos="n")
         if senses:
-            return " ".join(re.split(r"[;(]", senses[0].definition())[0].lower().split())
-    return ""
+            return senses[0]
+    return None
 
 
 def gloss_words(noun: str) -> frozenset[str]:
