@@ -35,6 +35,7 @@ from kg_adapters.schema import Schema
 
 from .asked import asks_operator, fits_asked
 from .named import share
+from .order import among_one_class, chain_steps, misordered, placed_words
 from .question import Question
 from .rank import relevance
 from .retrieve import TextEmbedder
@@ -69,7 +70,8 @@ class Pruner:
             for cand, sim in zip(fresh, vectors[1:] @ vectors[0]):
                 cand.similarity = float(sim)
                 own = frozenset().union(*(question.class_words.get(t, frozenset()) for t in cand.types or ()))
-                cand.named = share(question.named_relations, cand.program, own)
+                spelt = share(question.named_relations, cand.program, own)
+                cand.named = max(0, spelt - _against_order(question, cand, self.schema))
                 cand.unusual = self.usual.unusual(cand.program, question.named_relations.keys())
         if self.config.prune:
             fresh.sort(key=lambda c: -relevance(c))  # stable: equals keep build order
@@ -160,3 +162,15 @@ class Pruner:
 def _narrows(question: Question, cand: ProgramCandidate) -> bool:
     """Whether the candidate fits what the question asks for where the set it was built from does not."""
     return cand.parent is not None and not fits_asked(question, cand.parent)
+
+
+def _against_order(question: Question, cand: ProgramCandidate, schema: Schema) -> int:
+    """The steps of a chain from the question's one name that spell a word where the question's grammar does not
+    put it (engine.answer.order): each is a word it does not spell."""
+    entity, steps = chain_steps(cand.program)
+    names = [m for m in question.linking.mentions if m.kind == "entity"]
+    if entity is None or len(names) != 1:  # the words in front of one name may be another name's
+        return 0
+    kin = among_one_class(schema, question.named_relations)
+    places = placed_words(question.linking.question, names[0].start, names[0].end)
+    return misordered([step for step in steps if step[0] in kin], kin, places)
