@@ -112,6 +112,11 @@ class RelationInfo:
     # (kg_adapters.inverses); a walk out over one and back over the other comes back where it began.
     inverse_of: tuple[str, ...] = ()
 
+    @property
+    def links_one_class(self) -> bool:
+        """Between members of one class (`neighbour`, `parent`): its domain, given, is its range."""
+        return bool(self.domain) and set(self.domain) == set(self.range)
+
 
 @dataclass(frozen=True)
 class Schema:

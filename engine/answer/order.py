@@ -1,7 +1,7 @@
 """The order a question says a chain's steps in: "the wife of X's son" walks to X's son first, then to his wife.
 
 English builds a chain two ways around a name. A possessive reads outward from it: "X's son's wife" is a son, then
-his wife. "Of" and a participle read inward toward it: in "the wife of the son of X" or "films directed by X" the
+his wife. "Of" and a participle read inward toward it: in "the wife of the son of X" or "things made by X" the
 word nearest the name is the first step. So the words after the name's possessive come first, in reading order, then
 the words in front of the name, nearest first. A chain that spells a step with a word the question puts elsewhere
 spends that word against the grammar: "the dad of Queen Maud's husband" is her husband's dad, not her mother's
@@ -9,7 +9,7 @@ father's husband. The embedder and the 0.5B scorer read both orders alike, and o
 (Wikidata-style kin) such chains won by hundredths.
 
 Grammar only, no words of any domain. Words after the possessive noun phrase are left out: a question's own verb
-("when was ... born") and a relative clause's ("the films X starred in") both stand there, and they go opposite ways.
+("when was ... born") and a relative clause's ("the things X took part in") both stand there, and they go opposite ways.
 A step none of whose words the question places is no evidence either way. Only steps between members of one class
 are judged (`among_one_class`): only they can come in either order (a spouse's father, a father's spouse), where the
 classes fix the place of a step to another class; on PathQuestion, whose questions split a relation's name into words
@@ -90,10 +90,8 @@ def chain_steps(program: Program) -> tuple[Entity | None, list[tuple[str, bool]]
 
 def among_one_class(schema: Schema, named: dict[str, Spelling]) -> dict[str, Spelling]:
     """The named relations that link one class to itself: the steps whose order the question's grammar decides."""
-    def one_class(name: str) -> bool:
-        info = schema.relation(name)
-        return info is not None and bool(info.domain) and set(info.domain) == set(info.range)
-    return {name: spelling for name, spelling in named.items() if one_class(name)}
+    return {name: spelling for name, spelling in named.items()
+            if (info := schema.relation(name)) is not None and info.links_one_class}
 
 
 def misordered(steps: list[tuple[str, bool]], named: dict[str, Spelling], places: dict[str, list[int]]) -> int:

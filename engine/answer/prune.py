@@ -34,7 +34,7 @@ from kg_adapters.base import KGError
 from kg_adapters.schema import Schema
 
 from .asked import asks_operator, fits_asked
-from .named import share
+from .named import Spelling, share
 from .order import among_one_class, chain_steps, misordered, placed_words
 from .question import Question
 from .rank import relevance
@@ -67,11 +67,12 @@ class Pruner:
         if fresh:
             readings = [self.reading(question, c.program) for c in fresh]
             vectors = self.embedder.encode([question.anonymised, *readings])
+            order = _said_order(question, self.schema)
             for cand, sim in zip(fresh, vectors[1:] @ vectors[0]):
                 cand.similarity = float(sim)
                 own = frozenset().union(*(question.class_words.get(t, frozenset()) for t in cand.types or ()))
                 spelt = share(question.named_relations, cand.program, own)
-                cand.named = max(0, spelt - _against_order(question, cand, self.schema))
+                cand.named = max(0, spelt - _against_order(order, cand))
                 cand.unusual = self.usual.unusual(cand.program, question.named_relations.keys())
         if self.config.prune:
             fresh.sort(key=lambda c: -relevance(c))  # stable: equals keep build order
@@ -164,13 +165,24 @@ def _narrows(question: Question, cand: ProgramCandidate) -> bool:
     return cand.parent is not None and not fits_asked(question, cand.parent)
 
 
-def _against_order(question: Question, cand: ProgramCandidate, schema: Schema) -> int:
-    """The steps of a chain from the question's one name that spell a word where the question's grammar does not
-    put it (engine.answer.order): each is a word it does not spell."""
-    entity, steps = chain_steps(cand.program)
+def _said_order(question: Question, schema: Schema) -> tuple[dict[str, Spelling], dict[str, list[int]]] | None:
+    """(the named relations within one class, the question's words placed outward from its one name), read once
+    per pruning (engine.answer.order); None where the question has no one name: the words in front of one name may
+    be another name's."""
     names = [m for m in question.linking.mentions if m.kind == "entity"]
-    if entity is None or len(names) != 1:  # the words in front of one name may be another name's
-        return 0
+    if len(names) != 1:
+        return None
     kin = among_one_class(schema, question.named_relations)
-    places = placed_words(question.linking.question, names[0].start, names[0].end)
+    if not kin:
+        return None
+    return kin, placed_words(question.linking.question, names[0].start, names[0].end)
+
+
+def _against_order(order: tuple[dict[str, Spelling], dict[str, list[int]]] | None, cand: ProgramCandidate) -> int:
+    """The steps of a chain from the question's one name that spell a word where the question's grammar does not
+    put it: each is a word it does not spell."""
+    entity, steps = chain_steps(cand.program)
+    if order is None or entity is None:
+        return 0
+    kin, places = order
     return misordered([step for step in steps if step[0] in kin], kin, places)

@@ -98,7 +98,7 @@ def _senses_words(lemma: str) -> tuple[frozenset[str], ...]:
 
 
 # One reading of a relation (read by `engine.answer.named`): per content word, the forms it may take and whether it is
-# a verb ("directed", "plays"), which names the relation walked either way, or a noun ("nationality", "club"), which
+# a verb ("<verb>ed", "<verb>s"), which names the relation walked either way, or a noun ("<noun>"), which
 # names it only walked toward its objects: "the <noun> of X" spells `<noun>`, "the things whose <noun> is X" does not.
 Reading = tuple[tuple[frozenset[str], bool], ...]
 # The senses of a relation's noun whose derived verbs are read (`with_derived_verbs`): "birth" is born in its first.

@@ -378,7 +378,7 @@ def _unspelt(names: list[str], tokens: list[str], schema: Schema) -> list[str]:
 def _within_one_class(name: str, schema: Schema) -> bool:
     """A relation between members of one class (`neighbour`, `parent`)."""
     info = schema.relation(name)
-    return bool(info and info.domain and set(info.domain) == set(info.range))
+    return info is not None and info.links_one_class
 
 
 def _relation_forms(name: str, schema: Schema) -> set[str]:
