@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.answer.glossed import Part
 from engine.answer.named import Spelling
 from engine.answer.order import among_one_class, chain_steps, misordered, placed_words
 from engine.programs.sexpr import parse
@@ -31,6 +32,45 @@ def test_words_are_placed_outward_from_the_name(question: str, name: str, expect
     start = question.index(name)
     places = placed_words(question, start, start + len(name))
     assert {word: places.get(word) for word in expected} == expected
+
+
+GLOSSED = [
+    # (question, name, the steps words were read as (engine.answer.glossed), {word: places})
+    # a kind of a relative stands where its word does: "brothers" is a step of `sibling`
+    ("Who are the brothers of the wife of Hugo's dad?", "Hugo", [Part("sibling", "brothers", said="brothers")],
+     {"sibling": [1004], "brothers": [1004], "wife": [1001], "dad": [1]}),
+    # a word of two steps places them innermost first, before the next word: a mother-in-law is a spouse's mother
+    ("Who is Ida's mother-in-law's mom?", "Ida", [Part("mother", "mother", said="mother-in-law"),
+                                                   Part("spouse", None, said="mother-in-law")],
+     {"spouse": [1], "mother": [1.5], "mom": [2], "law": None}),
+    # a hyphenated word read as written stands as its pieces
+    ("Who is Ida's step-son?", "Ida", [Part("step", "step", said="step-son"), Part("son", "son", said="step-son")],
+     {"step-son": [1], "son": [1], "step": [1]}),
+    # one word written twice is placed twice, as written
+    ("What house was Elinor's mom's mom from?", "Elinor", [Part("mom", "mom", said="mom", at=at)
+                                                             for at in (3, 4)], {"mom": [1, 2]}),
+]
+
+
+@pytest.mark.parametrize("question, name, parts, expected", GLOSSED)
+def test_words_read_as_steps_place_their_steps(question: str, name: str, parts: list, expected: dict) -> None:
+    start = question.index(name)
+    places = placed_words(question, start, start + len(name), parts)
+    assert {word: places.get(word) for word in expected} == expected
+
+
+def test_a_kind_of_a_relative_puts_its_step_in_the_question_s_order() -> None:
+    """"the brothers of the wife of Hugo's dad": his dad's wife's siblings, not his siblings' dad's wife. Read
+    through a gloss, "brothers" is no word of `sibling`, and before it was placed, both chains spent no word out of
+    order (the lineage probe, session 65)."""
+    question = "Who are the brothers of the wife of Hugo's dad?"
+    start = question.index("Hugo")
+    named = {"sibling": Spelling(frozenset(), frozenset({"sibling"})), "father": KIN["father"], "spouse": KIN["spouse"]}
+    places = placed_words(question, start, start + 4, [Part("sibling", "brothers", said="brothers")])
+    right = '(JOIN (R sibling) (JOIN (R spouse) (JOIN (R father) "Hugo")))'
+    wrong = '(JOIN (R spouse) (JOIN (R father) (JOIN (R sibling) "Hugo")))'
+    assert [misordered(chain_steps(parse(p))[1], named, places) for p in (right, wrong)] == [0, 3]
+    assert misordered(chain_steps(parse(wrong))[1], named, placed_words(question, start, start + 4)) == 0
 
 
 def test_a_chain_reads_outward_from_its_name() -> None:

@@ -48,6 +48,8 @@ class Part:
     word: str
     kind: str | None
     same: bool = False  # the step walks back over the one inside it: a brother shares that step's end ("parents")
+    said: str = ""  # the question's word this step reads ("brothers" for `sibling`): where the question puts it
+    at: int = 0  # which of the question's words that is
 
 
 @dataclass(frozen=True)
@@ -68,14 +70,15 @@ def read(text: str, words: Words) -> list[Part]:
     lexicon gave it to: a 0.5B model gave "sibling" and "grandfather" for one step of `parent` and `father` (a royal
     family probe, session 59), but "sister" for `sibling` stays that relation's."""
     out: list[Part] = []
-    for token in _WORD.findall(fold(POSSESSIVE.sub("", text))):
+    for at, token in enumerate(_WORD.findall(fold(POSSESSIVE.sub("", text)))):
         parts = None
         if not (words.labelled(token) or token in STOP or len(token) < MIN_LETTERS):
             parts = composed(token, words) or (None if words.known(token) else kind_of(token, words))
             if parts and words.known(token):
                 walked = frozenset().union(*(words.owners(p.word) for p in parts))
                 parts = parts if len(parts) > 1 and words.owners(token) & walked else None
-        out += list(parts) if parts else [Part(w, w) for w in token.split("-")]
+        parts = parts or [Part(piece, piece) for piece in token.split("-")]
+        out += [replace(part, said=token, at=at) for part in parts]
     return out
 
 

@@ -19,6 +19,9 @@ and name one relation by words of several, judging every step cost check F1 (ses
 from __future__ import annotations
 
 import re
+from itertools import groupby
+
+from typing import Sequence
 
 from lemminflect import getAllLemmas
 
@@ -26,11 +29,12 @@ from engine.programs.sexpr import Count, Entity, Join, Program, Relation, Revers
 from kg_adapters.schema import Schema
 
 from .ends import GENERATION_PREFIX
+from .glossed import Part
 from .named import Spelling
 from .words import STOP, fold
 
-# A word, or a possessive ending: "'s", and the bare apostrophe of "Charles' son".
-_TOKEN = re.compile(r"['’`]s\b|(?<=s)['’`](?!\w)|[^\W_]+")
+# A word (hyphens kept: "mother-in-law"), or a possessive ending: "'s", and the bare apostrophe of "Charles' son".
+_TOKEN = re.compile(r"['’`]s\b|(?<=s)['’`](?!\w)|[^\W_]+(?:-[^\W_]+)*")
 _APOSTROPHE_S = re.compile(r"['’`]s?")
 # A name's own possessive: "Ansel's", "Peyre 's" (as some datasets write it), "Charles'".
 _OWNED = re.compile(r"(?<=[^\W_])\s?['’`]s$|(?<=s)['’`]$")
@@ -38,19 +42,32 @@ _OWNED = re.compile(r"(?<=[^\W_])\s?['’`]s$|(?<=s)['’`]$")
 _IN_FRONT = 1000
 
 
-def placed_words(text: str, start: int, end: int) -> dict[str, list[int]]:
+def placed_words(text: str, start: int, end: int, parts: Sequence[Part] = ()) -> dict[str, list[float]]:
     """Folded word -> its places outward from the name at text[start:end]: the possessive's words 1, 2, ... in
     reading order, the words in front of the name _IN_FRONT and up, nearest first. A "grand" word is placed as its
-    rest too ("grandson": son)."""
-    places: dict[str, list[int]] = {}
+    rest too ("grandson": son), a hyphenated word as its pieces, and a word read as steps (`parts`, engine.answer
+    .glossed) as the words of its steps, innermost first, between its own place and the next: "the brothers of"
+    places `sibling` where "brothers" stands, "X's mother-in-law" places `spouse` before `mother`."""
+    places: dict[str, list[float]] = {}
+    steps: dict[str, list[str]] = {}
+    for (_, said), run in groupby(parts, key=lambda part: (part.at, part.said)):  # a word written twice: its first
+        steps.setdefault(said, [part.word for part in run])
     owned = _OWNED.search(text[start:end])  # the linker's span may hold the possessive: "Prince Ansel's"
     if owned:
         end = start + owned.start()
 
     def place(word: str, at: int) -> None:
         word = fold(word)
-        for form in {word, word[len(GENERATION_PREFIX):] if word.startswith(GENERATION_PREFIX) else word}:
+        pieces = word.split("-")
+        read = steps.get(word, pieces)
+        forms = {word, word[len(GENERATION_PREFIX):] if word.startswith(GENERATION_PREFIX) else word}
+        if read == pieces:  # read as written: a hyphenated word's pieces stand where it does
+            forms.update(pieces)
+        for form in forms:
             places.setdefault(form, []).append(at)
+        if read != pieces:  # read as steps: innermost first, between its place and the next word's
+            for i, step in enumerate(read[::-1]):
+                places.setdefault(step, []).append(at + i / len(read))
 
     in_front = [m.group() for m in _TOKEN.finditer(text, 0, start) if not _APOSTROPHE_S.fullmatch(m.group())]
     for distance, word in enumerate(reversed(in_front)):
@@ -94,7 +111,7 @@ def among_one_class(schema: Schema, named: dict[str, Spelling]) -> dict[str, Spe
             if (info := schema.relation(name)) is not None and info.links_one_class}
 
 
-def misordered(steps: list[tuple[str, bool]], named: dict[str, Spelling], places: dict[str, list[int]]) -> int:
+def misordered(steps: list[tuple[str, bool]], named: dict[str, Spelling], places: dict[str, list[float]]) -> int:
     """The steps read against the question's order: those whose every placed word comes before the word an earlier
     step was read by, and those read by a word past a word of the possessive that spells a relation no step took
     ("the dad of Maud's husband" read as Maud's dad passes over "husband"). A step may share its word with the step

@@ -165,7 +165,7 @@ def _narrows(question: Question, cand: ProgramCandidate) -> bool:
     return cand.parent is not None and not fits_asked(question, cand.parent)
 
 
-def _said_order(question: Question, schema: Schema) -> tuple[dict[str, Spelling], dict[str, list[int]]] | None:
+def _said_order(question: Question, schema: Schema) -> tuple[dict[str, Spelling], dict[str, list[float]]] | None:
     """(the named relations within one class, the question's words placed outward from its one name), read once
     per pruning (engine.answer.order); None where the question has no one name: the words in front of one name may
     be another name's."""
@@ -175,10 +175,10 @@ def _said_order(question: Question, schema: Schema) -> tuple[dict[str, Spelling]
     kin = among_one_class(schema, question.named_relations)
     if not kin:
         return None
-    return kin, placed_words(question.linking.question, names[0].start, names[0].end)
+    return kin, placed_words(question.linking.question, names[0].start, names[0].end, question.parts)
 
 
-def _against_order(order: tuple[dict[str, Spelling], dict[str, list[int]]] | None, cand: ProgramCandidate) -> int:
+def _against_order(order: tuple[dict[str, Spelling], dict[str, list[float]]] | None, cand: ProgramCandidate) -> int:
     """The steps of a chain from the question's one name that spell a word where the question's grammar does not
     put it: each is a word it does not spell."""
     entity, steps = chain_steps(cand.program)

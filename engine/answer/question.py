@@ -7,8 +7,7 @@ The search starts from the anchors (entities, literals: the linker's top `ENTITI
 - `asks_superlative`: "the largest", "the most": finalists that rank (ARGMAX/ARGMIN) come first, as for the asked
   class: the scorer liked the unranked set, "largest country in Africa" got Africa's countries; a superlative that a
   relation's reading spells ("the <superlative> <noun> of X") asks for none;
-- `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is then the reading asked for, not a
-  step back (see `walk_back.repeats`).
+- `asks_same`: "co-wrote", "the same director": a walk back to the topic's kind is the reading (`walk_back.repeats`).
 - the operator cues of issue 13, each gating the candidates of one operator and, in `rank.fits_asked`, what a finalist
   must contain: a negation ("not", "without": NOT, over the names after it, `negated`), yes/no ("is", "did": IN), a
   total or average (SUM/AVG, also over names listed together, `listed`), a name compared with ("than France", "before
@@ -30,6 +29,7 @@ from kg_adapters.schema import Schema
 from .counted import measured
 from .degree import (THAN_ANY, asks_count, bounds, comparatives, graded_words, is_superlative, ranks_another,
                      ranks_in_a_phrase, rankings, superlative_offsets, superlative_phrases)
+from .glossed import Part
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
@@ -39,8 +39,7 @@ from .titled import Tied, Together
 from .voice import Voiced, voiced
 from .where import WHERE_WORD, Where
 from .who import Who
-from .words import (ARTICLES, STOP, dates_as_iso, fold, may_be_verb, numbers_as_digits, ordinals_as_values,
-                    word_forms)
+from .words import ARTICLES, STOP, dates_as_iso, fold, may_be_verb, numbers_as_digits, ordinals_as_values, word_forms
 
 ENTITIES_PER_MENTION = 2
 # The wh-word of an asked class: "which languages", "what are the films that ...", "who are the players",
@@ -104,9 +103,10 @@ class Question:
     measured: frozenset[str] = frozenset()  # numeric relations that may measure what "how many" counts
     voice: Voiced | None = None  # the relation of the main verb and the end asked for ("who advises X": the adviser)
     class_words: dict[str, frozenset[str]] = field(default_factory=dict)  # class name -> the words naming it
-    # a number written with a unit ("taller than 2 metres"): its mention -> the numeric relations of the unit's
-    # dimension, each with the number in the unit that relation spells (`quantities.in_units`)
+    # a number with a unit ("taller than 2 metres"): its mention -> each numeric relation of that dimension, with
+    # the number in the unit the relation spells (`quantities.in_units`)
     measures: dict[int, dict[str, Literal]] = field(default_factory=dict)
+    parts: tuple[Part, ...] = ()  # its words as steps (engine.answer.glossed): "brothers" a step of `sibling`
 
     @property
     def unlinked(self) -> bool:
@@ -197,7 +197,7 @@ class QuestionReader:
             measured=measured(text, self.schema, named),
             voice=voiced(text, named, self.schema),
             class_words=_class_words(linking),
-            measures=measures,
+            measures=measures, parts=tuple(parts),
         )
 
     def _asked_types(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:
