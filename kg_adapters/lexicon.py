@@ -25,8 +25,9 @@ class RelationWords:
 # 5: of the senses nearest each end's own reading. 4 is skipped: a try that did not land wrote lexicon-v4 files. 6: no
 # word naming another class; a "<noun> of" name's noun and its kinds for the subjects. 7: nor a word of another
 # class's first WordNet sense: "class" for a course. 8: no kinds of a word broader than the end's own noun, or
-# holding it: "parent" or "grandfather" for `father`. 9: broader than another relation's noun too.)
-LEXICON_VERSION = 9
+# holding it: "parent" or "grandfather" for `father`. 9: broader than another relation's noun too. 10: a kind of
+# another relation's noun is that relation's; relations alike share words, engine.bootstrap.owners.)
+LEXICON_VERSION = 10
 
 
 def lexicon_path(cache_dir: str | Path, fingerprint: str) -> Path:

@@ -166,14 +166,16 @@ def is_agent_noun(noun: str) -> bool:
 def subject_noun(relations: list[str]) -> str | None:
     """What the subjects of these relations are called, where naming convention or grammar says it:
     the type segment of Freebase path names (`__people__person__gender` -> person), else the agent noun of
-    a verb that two or more of them begin with (plays_in_club, plays_position -> player)."""
+    a verb that two or more of them begin with (plays_in_club, plays_position -> player), where English has that
+    noun: reigned_from and reigned_to make no "reigner", a name the language model then read as no person at all
+    (a blind dynasty probe's lexicon gave `father` "ruler" and "leader" for both ends, session 65)."""
     types = Counter(segments[-2] for segments in map(path_segments, relations) if segments)
     if types:
         return " ".join(words(types.most_common(1)[0][0])).lower()
     verbs = Counter(ws[0] for ws in ([w.lower() for w in words(r)] for r in relations)
                     if len(ws) > 1 and _is_inflected_verb(ws[0]) and ws[0] not in _FUNCTION_WORDS)
     verb, n = verbs.most_common(1)[0] if verbs else ("", 0)
-    return agent_noun(verb) if n >= 2 else None
+    return agent_noun(verb) if n >= 2 and is_noun(agent_noun(verb)) else None
 
 
 def reverse_label(label: str) -> str:

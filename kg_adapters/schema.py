@@ -52,8 +52,9 @@ from .readable import (is_agent_noun, kind_noun, names_people, object_noun, rela
                        shared_head, subject_noun, words)
 
 SUBJECT, OBJECT = "subject", "object"
-SCHEMA_VERSION = 13  # bump when reading or induction changes, so cached schemas are rebuilt (11: agent nouns; 12: no
-# class or relation of RDF's own vocabulary, kg_adapters.base.is_vocabulary; 13: a mixed class's shared head noun)
+SCHEMA_VERSION = 14  # bump when reading or induction changes, so cached schemas are rebuilt (11: agent nouns; 12: no
+# class or relation of RDF's own vocabulary, kg_adapters.base.is_vocabulary; 13: a mixed class's shared head noun;
+# 14: an agent noun only where English has it, and objects called by several nouns for persons are persons)
 
 
 @dataclass(frozen=True)
@@ -699,7 +700,8 @@ def _induced_groups(induced: list[Role], fillers: dict[Role, set[Term]], role_cl
 def _induced_name(group: list[Role]) -> tuple[str, bool, bool]:
     """(name, provisional, mixed). Objects are named by what the relations call them (directed_by -> director;
     several agent nouns -> person); subjects by naming convention or a shared verb (`subject_noun`), else by a
-    noun an object role's name holds (`kind_noun`: in_country -> country), else by the one agent noun of its object
+    noun an object role's name holds (`kind_noun`: in_country -> country; "person" where several such nouns all name
+    persons, as the objects of `father`, `mother` and `spouse` are), else by the one agent noun of its object
     roles (coached_by -> coach). Where none says, what the subjects are takes knowledge of the world, not of
     English: they get a stand-in name from their first relation, marked provisional for a namer to replace. Objects that relations call by several nouns are a mixed class:
     the nouns stay its name, and a namer adds one noun for them all (ClassInfo.also), unless most of the nouns
@@ -718,6 +720,8 @@ def _induced_name(group: list[Role]) -> tuple[str, bool, bool]:
     if named:
         return named, False, False
     kinds = Counter(kind for r in objects if (kind := kind_noun(r.relation)))
+    if len(kinds) > 1 and all(names_a_person(kind) for kind in kinds):  # a father, a mother and a spouse: persons
+        return "person", False, False
     if kinds:  # the objects of in_country are countries, whatever else they are the subjects of
         return min(kinds, key=lambda k: (-kinds[k], k)), False, False
     agents = {noun for r in objects if (noun := _agent_name(r.relation))}

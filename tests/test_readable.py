@@ -43,6 +43,7 @@ def test_relation_names_read_as_english(name: str, expected: str) -> None:
     (["plays_in_club", "plays_position", "is_aged"], "player"),  # a verb two of them begin with
     (["__people__person__gender", "__people__person__nationality"], "person"),  # the path's type segment
     (["directed_by", "has_genre"], None),  # nothing to go by
+    (["reigned_from", "reigned_to", "born"], None),  # English has no "reigner" (a blind dynasty probe, session 65)
 ])
 def test_subjects_are_named_by_convention_or_shared_verb(relations: list[str], expected: str | None) -> None:
     assert subject_noun(relations) == expected
@@ -101,6 +102,35 @@ def test_a_relation_stored_reversed_is_a_mirror(mirrored: KnowledgeGraph) -> Non
     assert (mirror.domain, mirror.range) == (primary.range, primary.domain)
     assert schema.class_(primary.domain[0]).label == "player"  # named by the shared verb
     assert Schema.from_json(schema.to_json()) == schema
+
+
+_REIGNS = """\
+Ada|reigned_from|1901
+Ada|reigned_to|1920
+Bo|reigned_from|1920
+Bo|reigned_to|1941
+Cy|reigned_from|1941
+Cy|reigned_to|1950
+Dee|reigned_from|1950
+Bo|father|Eli
+Bo|mother|Ada
+Cy|father|Bo
+Cy|mother|Fay
+Dee|father|Cy
+Dee|mother|Gil
+Ada|spouse|Eli
+Bo|spouse|Fay
+Cy|spouse|Gil
+Eli|spouse|Ada
+"""
+
+
+def test_persons_called_a_father_a_mother_and_a_spouse_are_persons(small_kg) -> None:
+    """Subjects of two "reigned" relations: English has no "reigner", and the objects of `father`, `mother` and
+    `spouse`, all words for persons, say what they are. Named "reigner", a blind dynasty probe's lexicon read the
+    class as no person and gave `father` no word (session 65)."""
+    schema = small_kg("reigns.psv", _REIGNS).schema
+    assert schema.class_(schema.relation("father").domain[0]).label == "person"
 
 
 def test_programs_naming_a_mirror_still_run(mirrored: KnowledgeGraph) -> None:

