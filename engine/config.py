@@ -80,7 +80,7 @@ class ScoutConfig:
     # 40 questions read right against 38 (bench/qgen_sample.md): two-relation programs written in one pass drop a step.
     # On the same 24 WorldCup programs the fast corpus steered the reasoner as well (F1 76.0 against 74.1).
     # The relation lexicon (engine.bootstrap.lexicon): everyday words for each relation's ends, once per KG. On
-    # since its words must have one owner (`lexicon.distinct`): the 347 sampled dev questions that hold one of its
+    # since its words must have one owner (`owners.distinct`): the 347 sampled dev questions that hold one of its
     # words kept their F1 on every KG (BENCHMARKS.md, session 21). Unfiltered, it had taken MetaQA (99 of 200
     # answered) from 92.0 to 83.0 tune and 85.2 to 80.0 check (session 19).
     lexicon: bool = field(default=True, metadata={"help": "ask the LLM for everyday words for each relation"})

