@@ -88,7 +88,7 @@ def _one_end_alike(schema: Schema, ends: set[tuple[str, bool]]) -> bool:
 def of_others(found: dict[str, RelationWords], schema: Schema) -> dict[str, RelationWords]:
     """Less the words whose first WordNet sense is a kind of the own noun of another relation alike, and not of the
     end's own: a blind dynasty probe's 0.5B model gave "wife" for the objects of `mother`, and "who was X's wife?"
-    walked to his mother (session 65). Only between relations alike: over all relations, 40 of PathQuestion's 363
+    walked to his mother (session 65). Only between relations alike: over all relations, 41 of PathQuestion's 363
     lost words such as "scientist" for a discoverer, a kind of some relation's "person". Without WordNet nothing is
     taken out."""
     nouns = {rel.name: object_noun(rel.name) for rel in schema.relations if not to_literals(schema, rel)}
