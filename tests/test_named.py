@@ -182,8 +182,9 @@ def test_a_noun_of_name_asks_for_its_subjects_class(small_kg) -> None:
 @pytest.mark.parametrize("question, expected", [
     # issue 27, 2.5: an adjective of time names the relation whose values are years or dates; "seniority level"
     # (small numbers) is no time, though exemplars of readable corpora once tipped a dev KG's like question to one
-    ("who is the oldest employee?", {"born": {"oldest"}, "hired": {"oldest"}}),
-    ("which employees are younger than Bruno?", {"born": {"younger"}, "hired": {"younger"}}),
+    # an age is counted from birth: a class with a birth date is old or young by it, not by its hiring date
+    ("who is the oldest employee?", {"born": {"oldest"}}),
+    ("which employees are younger than Bruno?", {"born": {"younger"}}),
     ("who is the most recent one hired?", {"hired": {"hired", "recent"}, "born": {"recent"}}),
     ("what is the salary of the new employee?", {"salary": {"salary"}}),  # a plain "new" measures nothing
 ])
@@ -193,6 +194,30 @@ def test_adjectives_of_time_name_the_relations_that_hold_years_or_dates(small_kg
 
     named = NamedRelations(small_kg("company.ttl", COMPANY_TTL).schema).named(question, [])
     assert {name: set(spelling.words) for name, spelling in named.items()} == expected
+
+
+def test_old_and_young_name_a_birth_or_the_time_of_a_class_with_none(small_kg) -> None:
+    """"The oldest child" ranks by a birth year, not a death year (a blind royal probe had taken the death year);
+    "the oldest book" by its own year, though its authors have birth years (a blind library probe)."""
+    ttl = """@prefix l: <http://example.org/l/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+l:Person a rdfs:Class ; rdfs:label "person" .
+l:Book a rdfs:Class ; rdfs:label "book" .
+l:birthYear rdfs:label "birth year" ; rdfs:domain l:Person ; rdfs:range xsd:gYear .
+l:deathYear rdfs:label "death year" ; rdfs:domain l:Person ; rdfs:range xsd:gYear .
+l:published rdfs:label "published" ; rdfs:domain l:Book ; rdfs:range xsd:gYear .
+l:writtenBy rdfs:label "written by" ; rdfs:domain l:Book ; rdfs:range l:Person .
+l:ada a l:Person ; rdfs:label "Ada Roe" ; l:birthYear "1901"^^xsd:gYear ; l:deathYear "1970"^^xsd:gYear .
+l:bo a l:Person ; rdfs:label "Bo Roe" ; l:birthYear "1930"^^xsd:gYear ; l:deathYear "1960"^^xsd:gYear .
+l:tale a l:Book ; rdfs:label "A Tale" ; l:published "1950"^^xsd:gYear ; l:writtenBy l:ada .
+l:saga a l:Book ; rdfs:label "A Saga" ; l:published "1955"^^xsd:gYear ; l:writtenBy l:bo .
+"""
+    named = NamedRelations(small_kg("books.ttl", ttl).schema)
+    dated = {question: {name for name, spelling in named.named(question, []).items() if spelling.by_dimension}
+             for question in ("who is the oldest author?", "which is the oldest book?", "which came earliest?")}
+    assert dated["who is the oldest author?"] == dated["which is the oldest book?"] == {"birthYear", "published"}
+    assert dated["which came earliest?"] == {"birthYear", "deathYear", "published"}  # "early" is no age
 
 
 def _measured(noun: str, values: dict[str, tuple[int, int]]) -> str:

@@ -105,6 +105,9 @@ _DIMENSION_OF = {adjective: nouns for adjectives, nouns in DIMENSIONS.items() fo
 # measures nothing.
 TIME_ADJECTIVES = frozenset({"old", "young", "new", "early", "late", "recent"})
 _TIME = "time"  # the dimension they name, held by no word
+# An age is counted from birth: "old" and "young" name a time a relation's words say is a birth, and a time of a
+# class that has no such relation ("the oldest book": its year). "The oldest child" had ranked by a death year.
+_AGE, _AGED, _BIRTH = "age", frozenset({"old", "young"}), frozenset({"birth", "born"})
 
 
 class NamedRelations:
@@ -115,14 +118,18 @@ class NamedRelations:
         self._back: dict[str, frozenset[str]] = {}  # the lexicon's words for a relation's subjects, all forms
         self._measures: dict[str, frozenset[str]] = {}  # relation -> the dimension nouns among its own words
         dimension_nouns = {noun for nouns in DIMENSIONS.values() for noun in nouns}
+        times = {rel.name for rel in schema.relations
+                 if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range)}
+        births = {r.name for r in schema.relations if r.name in times and _BIRTH & set(words_of(f"{r.label} {r.name}"))}
+        born = {name for rel in schema.relations if rel.name in births for name in rel.domain}
         for rel in schema.relations:
             texts = dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))  # "born": `dateOfBirth` too
             readings, role = _subject_role_apart(rel, [r for text in texts for r in with_derived_verbs(_reading(text))])
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
             readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
-            if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range):
-                measures.add(_TIME)
+            if rel.name in times:
+                measures |= {_TIME, _AGE} if rel.name in births or not born & set(rel.domain) else {_TIME}
             if measures:
                 self._measures[rel.name] = frozenset(measures)
             if any(readings):
@@ -260,7 +267,7 @@ def _dimension_words(tokens: set[str]) -> dict[str, tuple[str, ...]]:
                 out[token] = _DIMENSION_OF[lemma]
                 break
             if lemma in TIME_ADJECTIVES and (lemma != token or token == "recent"):
-                out[token] = (_TIME,)
+                out[token] = (_AGE,) if lemma in _AGED else (_TIME,)
                 break
     return out
 
