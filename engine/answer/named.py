@@ -105,8 +105,8 @@ _DIMENSION_OF = {adjective: nouns for adjectives, nouns in DIMENSIONS.items() fo
 # measures nothing.
 TIME_ADJECTIVES = frozenset({"old", "young", "new", "early", "late", "recent"})
 _TIME = "time"  # the dimension they name, held by no word
-# An age is counted from birth: "old" and "young" name a time a relation's words say is a birth, and a time of a
-# class that has no such relation ("the oldest book": its year). "The oldest child" had ranked by a death year.
+# An age is counted from birth: "old" and "young" name a time a relation's words say is a birth, and any time of a
+# class that has no such relation (its own year or date). "The oldest child" had ranked by a death year.
 _AGE, _AGED, _BIRTH = "age", frozenset({"old", "young"}), frozenset({"birth", "born"})
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from itertools import groupby
-
 from typing import Sequence
 
 from lemminflect import getAllLemmas

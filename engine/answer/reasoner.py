@@ -59,8 +59,8 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 108: the order rule again, judging steps within one class only (order.py). 107: v106's order rule taken out (it cost
-# PathQuestion check F1). 105: one word, one step; a kind of a relative names its relation. Before: git log.
+# 110: an age counted from birth (named.py). 109: a word read as steps placed where written (order.py). 108: the order
+# rule for steps within one class only. 107: v106's order rule out. 105: one word, one step. Before: git log.
 REASONER_VERSION = 110
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists

@@ -22,7 +22,7 @@ from .kinds import broader, same_kind
 
 
 def key(word: str) -> str:
-    """A word as compared with other words: lower case, its last word singular ("actors" is "actor")."""
+    """A word as compared with other words: lower case, its last word singular ("<noun>s" is "<noun>")."""
     parts = word.lower().split()
     return " ".join(parts[:-1] + [singular(parts[-1])]) if parts else ""
 
