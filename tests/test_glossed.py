@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.answer.glossed import Part, Words, composed, kind_of, read
+from engine.answer.glossed import Part, Words, composed, kind_of, read, side_words
+from engine.answer.ends import known_synonym
 from engine.answer.named import NamedRelations
 from engine.answer.narrow import narrowed
 from engine.programs.kg import KnowledgeGraph
@@ -51,6 +52,8 @@ def married(tmp_path_factory):
     ("siblings", (Part("child", None, same=True), Part("parent", None))),  # "a person's brother or sister"
     # "the brother of your father or mother": three steps, the outer a brother's
     ("uncle", (Part("child", "brother", same=True), Part("parent", None), Part("father", None))),
+    # a plural WordNet's own forms leave out, looked up with its last part singular (before, reasoner v111: none)
+    ("great-grandchildren", (Part("child", "child"), Part("child", None), Part("son", None))),
 ])
 def test_a_gloss_of_a_walk_names_its_steps_outermost_first(word: str, parts: tuple[Part, ...]) -> None:
     assert composed(word, WORDS) == parts
@@ -126,6 +129,44 @@ def test_a_choice_between_two_relations_is_no_step() -> None:
     together = {"father": {"parent"}, "mother": {"parent"}}
     one = Words(together.__contains__, lambda w: None, lambda w: False, lambda w: frozenset(together.get(w, ())))
     assert composed("grandmother", one) == (Part("mother", "mother"), Part("father", None))
+
+
+# `father` and `mother` as relations of their own, each with a word of its own
+APART = {"father": {"father"}, "dad": {"father"}, "mother": {"mother"}, "mom": {"mother"}}
+APART_WORDS = Words(APART.__contains__, lambda w: None, lambda w: w in ("father", "mother"),
+                    lambda w: frozenset(APART.get(w, ())))
+
+
+@pytest.mark.parametrize("question, steps", [
+    # "the father of your father or mother": the side says which (a blind lineage probe, reasoner v111)
+    ("who is Ulla's granddad on her mom's side?", [("father", "father"), ("mother", "mother")]),
+    ("who was the grandmother of Ulla on the father's side?", [("mother", "mother"), ("father", "father")]),
+    # WordNet: "maternal" is "characteristic of a mother", "paternal" "belonging to ... one's father"
+    ("her maternal grandfather", [("father", "father"), ("mother", "mother")]),
+    ("her paternal grandmother", [("mother", "mother"), ("father", "father")]),
+    # no side: the choice between two relations stays no step (below); a side of something else names nothing
+    ("who is Ulla's grandmother?", []),
+    ("who sat on the left side of Ulla's dad?", [("dad", "dad")]),
+])
+def test_a_side_says_which_relative_a_walk_goes_through(question: str, steps: list[tuple[str, str]]) -> None:
+    parts = [(p.word, p.kind) for p in read(question, APART_WORDS) if p.word in APART]
+    assert parts == steps
+
+
+def test_the_words_of_a_side_name_no_step_of_their_own() -> None:
+    """They mean no relation either (engine.answer.meant): "side" had meant `sibling` to the embedder, and a
+    granddad reached through his wife's brother had won."""
+    assert side_words("Ulla's granddad on her mom's side", APART_WORDS) == {"on", "her", "mom", "side"}
+    assert [p.said for p in read("Ulla's granddad on her mom's side", APART_WORDS)] == ["ulla", "granddad", "granddad"]
+    assert side_words("who sat on the left side of Ulla's dad?", APART_WORDS) == frozenset()
+    assert side_words("her maternal grandfather", APART_WORDS) == {"maternal"}
+
+
+def test_a_word_the_kg_lacks_is_read_as_a_word_of_its_first_sense_the_kg_has() -> None:
+    """What "grand<word>" is made of (engine.answer.named reads it as two steps): "grandkids" of "child"."""
+    assert known_synonym("kids", {"child", "parent"}) == "child"
+    assert known_synonym("dad", {"dad", "father"}) == "dad"  # a word the KG has stays
+    assert known_synonym("pebble", {"child"}) == "pebble"
 
 
 # A genealogy KG with `sibling` and `spouse` between persons (each with a word for its other end) and `plays_for`

@@ -66,6 +66,12 @@ def kin(tmp_path_factory):
      '(AND (JOIN sex "Female") (JOIN (R parent) (AND (JOIN sex "Male") (JOIN (R parent) "Ivo Moss"))))'),
     ("who are the parents of Ivo Moss?", '(JOIN (R parent) "Ivo Moss")', None),  # no kind word
     ("which town was Ivo Moss born in?", '(JOIN (R born_in) "Ivo Moss")', None),  # a step with no lexicon words
+    # the side a walk goes through is a step of its kind, and one word's steps stay outermost first where the
+    # question writes the rest innermost first (reasoner v111; before, "on his father's side" named a third step)
+    ("who is Ivo Moss's grandmother on his father's side?", '(JOIN (R parent) (JOIN (R parent) "Ivo Moss"))',
+     '(AND (JOIN sex "Female") (JOIN (R parent) (AND (JOIN sex "Male") (JOIN (R parent) "Ivo Moss"))))'),
+    ("who is the maternal grandfather of Ivo Moss?", '(JOIN (R parent) (JOIN (R parent) "Ivo Moss"))',
+     '(AND (JOIN sex "Male") (JOIN (R parent) (AND (JOIN sex "Female") (JOIN (R parent) "Ivo Moss"))))'),
     # what a count counts narrows too (a blind royal probe's "how many grandsons" had counted every grandchild)
     ("how many daughters does Essa Tallow have?", '(COUNT (JOIN parent "Essa Tallow"))',
      '(COUNT (AND (JOIN sex "Female") (JOIN parent "Essa Tallow")))'),
@@ -92,6 +98,8 @@ def test_glosses_name_what_sets_kinds_apart() -> None:
     # before (reasoner v59): both parents, (JOIN (R parent) X): "mother" and "father" spell one relation
     ("who is the mother of Ivo Moss?", {"Cara Moss"}),
     ("who is Ivo Moss's grandfather?", {"Bran Tallow", "Garet Moss"}),
+    # before (reasoner v111): a third step of `parent` for the side's word, and no kinds
+    ("who is Ivo Moss's grandmother on his father's side?", {"Lune Moss"}),
 ])
 def test_the_reasoner_answers_a_kind_word_with_its_kind(kin: KnowledgeGraph, tmp_path, question: str,
                                                         answers: set[str]) -> None:

@@ -9,6 +9,9 @@ steps a question's words spell) and `engine.answer.narrow` (the kind each step a
 
 from __future__ import annotations
 
+from collections.abc import Container
+
+from engine.bootstrap.kinds import first_sense_words
 from kg_adapters.both_ways import mutual
 from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import RelationInfo
@@ -17,6 +20,14 @@ from kg_adapters.schema import RelationInfo
 # "granddaughter" a child's daughter. Word formation, not a list: which relation "father" or "daughter" names is
 # the KG's lexicon's (engine.bootstrap.kinds), so the prefix asks for that relation walked twice.
 GENERATION_PREFIX = "grand"
+
+
+def known_synonym(word: str, known: Container[str]) -> str:
+    """The word, or where `known` lacks it a word of its first WordNet sense that `known` holds (the first in
+    order): a "grandkid" is a grandchild where the KG's words say "child" and no "kid" (a blind lineage probe)."""
+    if word in known:
+        return word
+    return next((w for w in sorted(first_sense_words(singular(word))) if w in known), word)
 
 
 def subject_words(rel: RelationInfo) -> tuple[str, ...]:

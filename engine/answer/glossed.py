@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from engine.bootstrap.kinds import WALK_OF_SEX, WALK_OF_YOUR, broader_names, first_gloss
+from engine.bootstrap.kinds import WALK_OF_SEX, WALK_OF_YOUR, adjective_relative, broader_names, first_gloss
 from kg_adapters.readable import singular
 
 from .words import POSSESSIVE, STOP, fold
@@ -36,6 +36,8 @@ _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _SAME = re.compile(r"(?:a|an) (?:(?:male|female) )?(?:person )?(?:with|who has) the same ([a-z]+) as "
                    r"(?:someone else|another person)")
 _EITHER = re.compile(r"(?:a|an) person's ([a-z]+)(?: or ([a-z]+))?")
+# What may stand before the relative a walk goes through: "on his mother's side", "on the father's side".
+_SIDE_DETERMINERS = frozenset({"his", "her", "their", "its", "the", "my", "your", "our"})
 # A sense a word is a kind of, named with its sex ("male sibling" above "brother"), as WALK_OF_SEX reads a gloss.
 _SEXED = re.compile(r"(?:male|female) ([a-z]+)")
 
@@ -63,17 +65,21 @@ class Words:
     owners: Callable[[str], frozenset[str]] = lambda word: frozenset()  # the relations a word names
 
 
-def read(text: str, words: Words) -> list[Part]:
+def read(text: str, words: Words, names: list[tuple[int, int]] = ()) -> list[Part]:
     """Every word of `text` (folded, hyphens kept together, a possessive ending dropped) as a Part of itself, but a
     word the KG does not know whose gloss composes known words: its parts instead, outermost first. A word only the
     lexicon knows is read through its gloss too where the gloss walks two steps or more over the relation the
     lexicon gave it to: a 0.5B model gave "sibling" and "grandfather" for one step of `parent` and `father` (a royal
     family probe, session 59), but "sister" for `sibling` stays that relation's."""
     out: list[Part] = []
-    for at, token in enumerate(_WORD.findall(fold(POSSESSIVE.sub("", text)))):
+    tokens = _tokens(text, names)
+    sides, said_by_side = _sides(tokens, words)
+    for at, token in enumerate(tokens):
+        if at in said_by_side:
+            continue
         parts = None
         if not (words.labelled(token) or token in STOP or len(token) < MIN_LETTERS):
-            parts = composed(token, words) or (None if words.known(token) else kind_of(token, words))
+            parts = composed(token, words, sides.get(at)) or (None if words.known(token) else kind_of(token, words))
             if parts and words.known(token):
                 walked = frozenset().union(*(words.owners(p.word) for p in parts))
                 parts = parts if len(parts) > 1 and words.owners(token) & walked else None
@@ -82,17 +88,65 @@ def read(text: str, words: Words) -> list[Part]:
     return out
 
 
-def composed(word: str, words: Words, depth: int = MAX_DEPTH) -> tuple[Part, ...] | None:
+def side_words(text: str, words: Words, names: list[tuple[int, int]] = ()) -> frozenset[str]:
+    """The words that say which relative a walk goes through ("on his mother's side", "maternal"; `_sides`): they
+    name no step of their own, and mean none (engine.answer.meant)."""
+    tokens = _tokens(text, names)
+    return frozenset(tokens[i] for i in _sides(tokens, words)[1])
+
+
+def _tokens(text: str, names: list[tuple[int, int]]) -> list[str]:
+    """The text's words, less the (start, end) spans of entity names, folded, hyphens kept together, a possessive
+    ending dropped."""
+    for start, end in sorted(names, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return _WORD.findall(fold(POSSESSIVE.sub("", text)))
+
+
+def _sides(tokens: list[str], words: Words) -> tuple[dict[int, str], frozenset[int]]:
+    """({token index: the relative its gloss's "or" is resolved to}, the indices of the words that say so): "X's
+    grandmother on his father's side" is his father's mother, "her maternal grandfather" her mother's father
+    (an adjective whose WordNet gloss ends in "one's <noun>" or "a <noun>"). Only for a word whose gloss walks
+    through "your <A> or <B>" and names the side's relative among them; the side's words then name no step."""
+    sides: dict[int, str] = {}
+    said: set[int] = set()
+
+    def resolves(target: int, side: str) -> bool:
+        word = tokens[target]
+        return target not in sides and composed(word, words, side) not in (None, composed(word, words))
+
+    for i, token in enumerate(tokens):
+        if token == "on" and i + 3 < len(tokens) and tokens[i + 1] in _SIDE_DETERMINERS and tokens[i + 3] == "side":
+            side, saying = tokens[i + 2], range(i, i + 4)  # the nearest word before it that the side resolves
+            target = next((j for j in range(i - 1, -1, -1) if resolves(j, side)), None)
+        elif token not in STOP and len(token) >= MIN_LETTERS and (side := adjective_relative(token)):
+            saying, target = range(i, i + 1), i + 1 if i + 1 < len(tokens) and resolves(i + 1, side) else None
+        else:
+            continue
+        if target is not None:
+            sides[target] = side
+            said.update(saying)
+    return sides, frozenset(said)
+
+
+def composed(word: str, words: Words, side: str | None = None, depth: int = MAX_DEPTH) -> tuple[Part, ...] | None:
     """The steps `word`'s gloss walks, outermost first, each named by a word the KG knows; None where its gloss
     has no such shape, or a part names nothing the KG knows. A gloss that adds no step ("a male child" for "son")
-    composes nothing: such a word is a kind of its relation's end, the lexicon's business (bootstrap.kinds)."""
+    composes nothing: such a word is a kind of its relation's end, the lexicon's business (bootstrap.kinds).
+    `side`: the relative the question says the walk goes through, where the gloss offers two (`_sides`)."""
     if depth <= 0:
         return None
     gloss = first_gloss(word)
     walk = WALK_OF_YOUR.fullmatch(gloss)
     if walk:
         outer = _part(walk.group(1), words, depth)
-        inner = _either([w for w in walk.groups()[1:] if w], words, depth)
+        choices = [w for w in walk.groups()[1:] if w]
+        chosen = [w for w in choices if side is not None and (side == w or w in broader_names(side))]
+        if len(choices) > 1 and len(chosen) == 1:  # "on his father's side": the father, a step of his own kind
+            inner = _part(chosen[0], words, depth)
+            inner = None if inner is None else (replace(inner[0], kind=chosen[0]), *inner[1:])
+        else:
+            inner = _either(choices, words, depth)
         return None if outer is None or inner is None else outer + inner
     shared = _SAME.fullmatch(gloss)
     if shared:  # "a male with the same parents as someone else": the children of one's parents
@@ -127,7 +181,7 @@ def kind_of(word: str, words: Words) -> tuple[Part, ...] | None:
 def _part(word: str, words: Words, depth: int) -> tuple[Part, ...] | None:
     if words.known(word):
         return (Part(word, word),)
-    return composed(word, words, depth - 1) or kind_of(word, words)
+    return composed(word, words, depth=depth - 1) or kind_of(word, words)
 
 
 def _either(choices: list[str], words: Words, depth: int) -> tuple[Part, ...] | None:

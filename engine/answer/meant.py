@@ -65,13 +65,13 @@ def verb_words(question: Question) -> frozenset[str]:
 
 
 def _own_words(question: Question) -> list[str]:
-    """The question's words outside every linked mention, folded, in order."""
+    """The question's words outside every linked mention and its side words, folded, in order."""
     text, kept, pos = question.linking.question, [], 0
     for mention in sorted((m for m in question.linking.mentions if m.candidates), key=lambda m: m.start):
         kept.append(text[pos:mention.start])
         pos = max(pos, mention.end)
     kept.append(text[pos:])
-    return words_of(" ".join(kept))
+    return [word for word in words_of(" ".join(kept)) if word not in question.side_words]
 
 
 class RelationMeanings:

@@ -48,7 +48,7 @@ from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import Reading, VerbSenses, with_derived_verbs
 from . import glossed
-from .ends import GENERATION_PREFIX, either_end, one_step, subject_words
+from .ends import GENERATION_PREFIX, either_end, known_synonym, one_step, subject_words
 from .words import POSSESSIVE, STOP, fold, word_forms
 
 @dataclass(frozen=True)
@@ -162,11 +162,11 @@ class NamedRelations:
         self._senses = VerbSenses(_relation_verbs(schema))
 
     def parts(self, text: str, names: list[tuple[int, int]]) -> list[glossed.Part]:
-        """The question's words, the (start, end) spans of entity names left out (a title never names a relation),
-        each word the KG lacks read as the steps its gloss walks ("mother-in-law": mother, spouse)."""
-        for start, end in sorted(names, reverse=True):
-            text = text[:start] + " " + text[end:]
-        return glossed.read(text, self._words)
+        """The question's words less entity names (a title names no relation), as glossed.read reads them."""
+        return glossed.read(text, self._words, names)
+
+    def side_words(self, text: str, names: list[tuple[int, int]]) -> frozenset[str]:  # "on his mother's side"
+        return glossed.side_words(text, self._words, names)
 
     def named(self, text: str, names: list[tuple[int, int]],
               parts: list[glossed.Part] | None = None) -> dict[str, Spelling]:
@@ -209,8 +209,8 @@ class NamedRelations:
         word of "grand" as its relation twice: a "grandfather" is a father's father (`GENERATION_PREFIX`)."""
         out: Counter[str] = Counter()
         for token, n in counts.items():
-            rest = token[len(GENERATION_PREFIX):]
-            if token not in self._known and token.startswith(GENERATION_PREFIX) and rest in self._known:
+            rest = known_synonym(token[len(GENERATION_PREFIX):], self._known) if token.startswith(GENERATION_PREFIX) else ""
+            if token not in self._known and rest and rest in self._known:  # "grandkids": the KG's "child", twice
                 out[rest] += 2 * n
                 continue
             if token in self._known or token in STOP or len(token) < TYPO_MIN_LETTERS:

@@ -65,10 +65,11 @@ def _size(execution: Execution) -> int:
     return execution.count if execution.count is not None else len(execution.answers)
 
 
-def _kind_words(question: str, schema: Schema) -> list[tuple[str, str]]:
-    """(word, the kind it names) for each noun of the question, in order: "grandfather" names a "father". A word
-    read through its gloss (engine.answer.glossed) names one kind per step it walks: a "mother-in-law" a mother
-    (then a spouse, of no kind), a "granddaughter" a child that is a granddaughter (then a child of no kind)."""
+def _kind_words(question: str, schema: Schema) -> list[tuple[str, str, int]]:
+    """(word, the kind it names, where it stands) for each noun of the question, in order: "grandfather" names a
+    "father". A word read through its gloss (engine.answer.glossed) names one kind per step it walks: a
+    "mother-in-law" a mother (then a spouse, of no kind), a "granddaughter" a child that is a granddaughter (then a
+    child of no kind)."""
     out = []
     for part in glossed.read(question, _words(schema)):
         if part.kind is None:
@@ -76,7 +77,7 @@ def _kind_words(question: str, schema: Schema) -> list[tuple[str, str]]:
         word, kind = singular(part.word), singular(part.kind)
         if kind == word and word.startswith(GENERATION_PREFIX):
             kind = word[len(GENERATION_PREFIX):] or word
-        out.append((word, kind))
+        out.append((word, kind, part.at))
     return out
 
 
@@ -97,11 +98,13 @@ def _words(schema: Schema) -> glossed.Words:
                          lambda word: frozenset(owners.get(word, ())))
 
 
-def _in_walk_order(kinds: list[tuple[str, str]], question: str) -> list[tuple[str, str]]:
+def _in_walk_order(kinds: list[tuple[str, str, int]], question: str) -> list[tuple[str, str]]:
     """The kind words from the outermost step in: "the father of the mother of X" writes the outer step first,
-    "X's mother's father" last."""
+    "X's mother's father" last; the steps one word's gloss walks stay outermost first ("X's grandmother on his
+    father's side" is the mother of his father)."""
     possessive = "'s" in question and " of " not in f" {question} "
-    return list(reversed(kinds)) if possessive else kinds
+    at = sorted({at for _, _, at in kinds}, reverse=possessive)
+    return [(word, kind) for place in at for word, kind, word_at in kinds if word_at == place]
 
 
 def _end_words(node: Node, schema: Schema) -> set[str]:

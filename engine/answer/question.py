@@ -107,6 +107,7 @@ class Question:
     # the number in the unit the relation spells (`quantities.in_units`)
     measures: dict[int, dict[str, Literal]] = field(default_factory=dict)
     parts: tuple[Part, ...] = ()  # its words as steps (engine.answer.glossed): "brothers" a step of `sibling`
+    side_words: frozenset[str] = frozenset()  # words that say a walk's side ("on his mother's side"): no step
 
     @property
     def unlinked(self) -> bool:
@@ -150,7 +151,7 @@ class QuestionReader:
         runs = name_runs(text, linking)
         choice = offered_choice(text, linking, runs)
         negation = bool(_NEGATION.search(anonymised))
-        parts = self._named.parts(text, [(m.start, m.end) for m in linking.mentions if m.kind == "entity"])
+        parts = self._named.parts(text, spans := [(m.start, m.end) for m in linking.mentions if m.kind == "entity"])
         named = self._named.named(text, [], parts)
         asked_types = self._asked_types(text, linking, named)
         # no ranking by a superlative a relation's reading spells ("the <superlative> <noun> of X"), or a "first" of when
@@ -183,8 +184,7 @@ class QuestionReader:
             compared=frozenset(i for i, m in enumerate(linking.mentions) if _THAN.search(text[: m.start])
                                and _names(m)),
             bounds=bounds(text, linking.mentions),
-            choice=choice,
-            listed=runs[0] if runs else (),
+            choice=choice, listed=runs[0] if runs else (),
             comparatives=comparatives(anonymised),
             rankings=rankings(graded),
             asked_types=asked_types,
@@ -197,7 +197,7 @@ class QuestionReader:
             measured=measured(text, self.schema, named),
             voice=voiced(text, named, self.schema),
             class_words=_class_words(linking),
-            measures=measures, parts=tuple(parts),
+            measures=measures, parts=tuple(parts), side_words=self._named.side_words(text, spans),
         )
 
     def _asked_types(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:

@@ -59,9 +59,9 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 110: an age counted from birth (named.py). 109: a word read as steps placed where written (order.py). 108: the order
-# rule for steps within one class only. 107: v106's order rule out. 105: one word, one step. Before: git log.
-REASONER_VERSION = 110
+# 111: a side ("on his mother's side") and "grand<synonym>" read (glossed.py, ends.py). 110: an age counted from birth.
+# 109: a word read as steps placed where written (order.py). 108: the order rule within one class. Before: git log.
+REASONER_VERSION = 111
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -24,6 +24,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from kg_adapters.person_nouns import wordnet as load_wordnet
+from kg_adapters.readable import singular
 
 # Levels below a followed sense: "dad" lies two below parent (dad -> father -> parent), "son" two below
 # offspring (son -> male offspring -> child).
@@ -178,6 +179,21 @@ def first_gloss(word: str) -> str:
     return " ".join(re.split(r"[;(]", sense.definition())[0].lower().split()) if sense is not None else ""
 
 
+# An adjective that says which relative a kin is reached through: WordNet's "paternal" is "belonging to or
+# inherited from one's father", "maternal" "characteristic of a mother" (engine.answer.glossed reads the side).
+_THROUGH = re.compile(r".* (?:one's|a|an) ([a-z]+)")
+
+
+@lru_cache(maxsize=1024)
+def adjective_relative(word: str) -> str:
+    """The noun the first clause of the adjective's first WordNet sense ends in after "one's" or "a" ("father" for
+    "paternal"); "" without WordNet, for a word it knows no adjective sense of, or a gloss of another shape."""
+    wordnet = load_wordnet()
+    senses = wordnet.synsets(word, pos="a") if wordnet is not None and word.isalpha() else []
+    through = _THROUGH.fullmatch(re.split(r"[;(]", senses[0].definition())[0].lower().strip()) if senses else None
+    return through.group(1) if through else ""
+
+
 @lru_cache(maxsize=8192)
 def broader_names(word: str) -> tuple[str, ...]:
     """The names of the senses the word's first noun sense is a kind of, in lower case: "missus" is a kind of
@@ -191,11 +207,14 @@ def broader_names(word: str) -> tuple[str, ...]:
 
 def _first_sense(word: str):
     """The word's first noun sense, None without WordNet or where it has none. A hyphenated word is looked up as
-    written, then with underscores ("great-grandmother" is WordNet's "great_grandmother")."""
+    written, then with underscores ("great-grandmother" is WordNet's "great_grandmother"), then with its last part
+    singular, which WordNet's own plurals leave out ("great-grandchildren")."""
     wordnet = load_wordnet()
     if wordnet is None:
         return None
-    for form in dict.fromkeys((word.replace(" ", "_"), word.replace("-", "_"))):
+    joined = word.replace("-", "_")
+    last = joined.rsplit("_", 1)
+    for form in dict.fromkeys((word.replace(" ", "_"), joined, "_".join([*last[:-1], singular(last[-1])]))):
         senses = wordnet.synsets(form, pos="n")
         if senses:
             return senses[0]
