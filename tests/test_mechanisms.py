@@ -14,7 +14,7 @@ from engine.answer.linker import LabelIndex
 from engine.answer.meant import (Meaning, RelationMeanings, content_words, meant_by_free_words, unmeant_steps,
                                  unspent_words, verb_words)
 from engine.answer.named import Spelling, unnamed_steps
-from engine.answer.walk_back import shortfall
+from engine.answer.walk_back import shortfall, walks_chains, writes_chain
 from engine.answer.question import QuestionReader
 from engine.answer.reasoner import Reasoner
 from engine.answer.voice import label_form, reads_backwards
@@ -876,6 +876,26 @@ def test_a_gloss_that_writes_two_steps_charges_a_reading_of_one() -> None:
     plays = {"plays_position": Spelling(by_verb=frozenset({"plays"}), by_noun=frozenset(), steps=2,
                                         by_back_noun=frozenset({"player"}))}
     assert shortfall(parse('(JOIN plays_position "Goalkeeper")'), plays) == 0
+
+
+def test_a_chain_the_question_writes_is_walked_whole_and_the_way_its_words_say() -> None:
+    """Where one word writes a chain, the search goes on until a reading of what it asks walks all of it, and extends
+    the best kept set that does (engine.answer.extend, reasoner v112): with a corpus, "how many grandchildren did
+    Queen Adela II have?" (a blind royal probe) had stopped on the count of her children."""
+    grandchildren = {"parent": Spelling(by_verb=frozenset(), by_noun=frozenset(), by_back_noun=frozenset({"child"}),
+                                        steps=2, ahead=1, back=2)}
+    assert writes_chain(grandchildren)
+    assert walks_chains(parse('(COUNT (JOIN parent (JOIN parent "X")))'), grandchildren)
+    assert not walks_chains(parse('(COUNT (JOIN parent "X"))'), grandchildren)  # one step short
+    assert not walks_chains(parse('(COUNT (JOIN spouse "X"))'), grandchildren)  # a count over another relation
+    assert not walks_chains(parse('(JOIN (R parent) (JOIN parent "X"))'), grandchildren)  # up, not down, once
+    # kin relations one word spells share its steps (a lineage KG's `father` and `mother`)
+    kin = {name: Spelling(by_verb=frozenset(), by_noun=frozenset(), by_back_noun=frozenset({"child"}), steps=2)
+           for name in ("father", "mother")}
+    assert walks_chains(parse('(JOIN mother (JOIN father "X"))'), kin)
+    # one word written again is no chain (PathQuestion's "the tracks of tracks of X's tracks"): nothing to walk
+    tracks = {"tracks": Spelling(by_verb=frozenset(), by_noun=frozenset({"tracks"}), times=3, steps=3)}
+    assert not writes_chain(tracks) and walks_chains(parse('(JOIN (R tracks) "X")'), tracks)
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.answer.extend import one_word_chain
 from engine.answer.narrow import narrowed
 from engine.bootstrap.kinds import gloss_words
 from engine.programs.kg import KnowledgeGraph
@@ -109,5 +110,19 @@ def test_the_reasoner_answers_a_kind_word_with_its_kind(kin: KnowledgeGraph, tmp
         assert {a.label for a in result.answers} == answers, result.program
         assert "(AND (JOIN sex" in result.program
         assert result.program in {alt.program for alt in result.alternatives}  # the chosen one, as shown
+    finally:
+        reasoner.close()
+
+
+def test_one_word_that_writes_a_chain(kin: KnowledgeGraph, tmp_path) -> None:
+    """Where one word writes a chain ("grand<word>", a gloss), the search waits for a reading that walks all of it
+    (engine.answer.extend, reasoner v112). A chain of several words does not count: PathQuestion's "the release of
+    tracks of X's track_list" names relations that share words, and waiting for it lost dev questions."""
+    reasoner = zero_shot_reasoner(kin, tmp_path)
+    try:
+        assert one_word_chain(reasoner.read("how many grandchildren does Essa Tallow have?"))
+        assert one_word_chain(reasoner.read("who is Ivo Moss's grandmother on his father's side?"))
+        assert not one_word_chain(reasoner.read("who is the mother of the mother of Ivo Moss?"))
+        assert not one_word_chain(reasoner.read("who are the sons of Cara Moss?"))
     finally:
         reasoner.close()

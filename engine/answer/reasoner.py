@@ -59,9 +59,9 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 111: a side ("on his mother's side") and "grand<synonym>" read (glossed.py, ends.py). 110: an age counted from birth.
-# 109: a word read as steps placed where written (order.py). 108: the order rule within one class. Before: git log.
-REASONER_VERSION = 111
+# 112: a chain the question writes is walked whole before the search stops (extend.py). 111: a side ("on his mother's
+# side") and "grand<synonym>" read (glossed.py, ends.py). 110: an age counted from birth. Before: git log.
+REASONER_VERSION = 112
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

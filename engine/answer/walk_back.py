@@ -99,6 +99,26 @@ def shortfall(program: Program, named: Mapping[str, Spelling]) -> int:
                      for name in uses if name in named)])
 
 
+def writes_chain(named: Mapping[str, Spelling]) -> bool:
+    """Whether the question's nouns write some relation as a chain of steps (`_chained`): a gloss ("grandson"), a
+    word of "grand", kin nouns in a row."""
+    return any(_chained(spelling) > 1 for spelling in named.values())
+
+
+def walks_chains(program: Program, named: Mapping[str, Spelling]) -> bool:
+    """Whether the program walks each chain the question writes as many steps as it writes, over that relation and
+    the others its words spell, each step the way their words spell it ("grandchildren" walks toward the subjects of
+    `parent` twice; X's children's parents are no chain). `shortfall` counts only the relations a program walks, so a
+    count over another relation falls short of nothing."""
+    uses = Counter(walks(program, values_read=False))
+
+    def walked(spelling: Spelling) -> int:
+        return sum(n for (name, ahead), n in uses.items() if name in named and named[name].words & spelling.words
+                   and (named[name].by_verb or (named[name].by_noun if ahead else named[name].by_back_noun)))
+
+    return all(walked(spelling) >= _chained(spelling) for spelling in named.values() if _chained(spelling) > 1)
+
+
 def _chained(spelling: Spelling) -> int:
     """The steps a relation's nouns write as a chain, a gloss or kin nouns in a row ("grandson": two, "mother's father":
     two); one where they are only one word written again ("the tracks of tracks of X's tracks", PathQuestion's names of
