@@ -75,8 +75,8 @@ def unfinished(question: Question, search: Search, chosen: list[ProgramCandidate
 def one_word_chain(question: Question) -> bool:
     """Whether one word of the question writes a chain of steps: read through its gloss as two or more ("grandson":
     a son of a son or daughter), or a word of "grand" ("grandkids"). Not a chain of several words: PathQuestion's
-    "the release of tracks of X's track_list" names relations that share words, and the rules that wait for its
-    chain lost 2 of 21 questions (reasoner v112, not kept)."""
+    "the <a> of <b>s of X's <b>_<c>" names relations that share words, and waiting for such a chain cost 3 of the 21
+    PathQuestion-3H questions that write one (F1 summed; BENCHMARKS.md, session 66)."""
     words: dict[int, list[str]] = {}
     for part in question.parts:
         words.setdefault(part.at, []).append(part.word)
