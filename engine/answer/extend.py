@@ -77,12 +77,13 @@ def one_word_chain(question: Question) -> bool:
     a son of a son or daughter), or a word of "grand" ("grandkids"). Not a chain of several words: PathQuestion's
     "the <a> of <b>s of X's <b>_<c>" names relations that share words, and waiting for such a chain cost 3 of the 21
     PathQuestion-3H questions that write one (F1 summed; BENCHMARKS.md, session 66)."""
-    words: dict[int, list[str]] = {}
+    steps: dict[int, list[str]] = {}  # per question word, the words of its steps
+    said: dict[int, str] = {}
     for part in question.parts:
-        words.setdefault(part.at, []).append(part.word)
-    glossed = any(len(steps) > 1 and steps != said.split("-") for said, steps in
-                  ((next(p.said for p in question.parts if p.at == at), steps) for at, steps in words.items()))
-    grand = any(p.said.startswith(GENERATION_PREFIX) and p.said != GENERATION_PREFIX for p in question.parts)
+        steps.setdefault(part.at, []).append(part.word)
+        said[part.at] = part.said
+    glossed = any(len(words) > 1 and words != said[at].split("-") for at, words in steps.items())  # not "x-ray"
+    grand = any(word.startswith(GENERATION_PREFIX) and word != GENERATION_PREFIX for word in said.values())
     return (glossed or grand) and writes_chain(question.named_relations)
 
 
