@@ -88,11 +88,12 @@ def read(text: str, words: Words, names: list[tuple[int, int]] = ()) -> list[Par
     return out
 
 
-def side_words(text: str, words: Words, names: list[tuple[int, int]] = ()) -> frozenset[str]:
-    """The words that say which relative a walk goes through ("on his mother's side", "maternal"; `_sides`): they
-    name no step of their own, and mean none (engine.answer.meant)."""
-    tokens = _tokens(text, names)
-    return frozenset(tokens[i] for i in _sides(tokens, words)[1])
+def side_words(text: str, parts: list[Part], names: list[tuple[int, int]] = ()) -> frozenset[str]:
+    """The words `read` gave no part (`parts`, read from the same text and names): those that say which relative a
+    walk goes through ("on his mother's side", "maternal"; `_sides`). They name no step of their own, and mean none
+    (engine.answer.meant)."""
+    read_at = {part.at for part in parts}
+    return frozenset(token for at, token in enumerate(_tokens(text, names)) if at not in read_at)
 
 
 def _tokens(text: str, names: list[tuple[int, int]]) -> list[str]:

@@ -165,9 +165,6 @@ class NamedRelations:
         """The question's words less entity names (a title names no relation), as glossed.read reads them."""
         return glossed.read(text, self._words, names)
 
-    def side_words(self, text: str, names: list[tuple[int, int]]) -> frozenset[str]:  # "on his mother's side"
-        return glossed.side_words(text, self._words, names)
-
     def named(self, text: str, names: list[tuple[int, int]],
               parts: list[glossed.Part] | None = None) -> dict[str, Spelling]:
         """Relation name -> the question's words that spell it; `names`: the (start, end) spans of entity

@@ -29,7 +29,7 @@ from kg_adapters.schema import Schema
 from .counted import measured
 from .degree import (THAN_ANY, asks_count, bounds, comparatives, graded_words, is_superlative, ranks_another,
                      ranks_in_a_phrase, rankings, superlative_offsets, superlative_phrases)
-from .glossed import Part
+from .glossed import Part, side_words
 from .linker import Candidate, LabelIndex, Linking, Mention
 from .mentions import name_runs, offered_choice
 from .named import NamedRelations, Spelling, words_of
@@ -197,7 +197,7 @@ class QuestionReader:
             measured=measured(text, self.schema, named),
             voice=voiced(text, named, self.schema),
             class_words=_class_words(linking),
-            measures=measures, parts=tuple(parts), side_words=self._named.side_words(text, spans),
+            measures=measures, parts=tuple(parts), side_words=side_words(text, parts, spans),
         )
 
     def _asked_types(self, text: str, linking: Linking, named: dict[str, Spelling]) -> frozenset[str]:
