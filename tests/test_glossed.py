@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.answer.glossed import Part, Words, composed, kind_of, read, side_words
+from engine.answer.glossed import Part, Words, composed, kind_of, read, side_words, synonym_of
 from engine.answer.ends import known_synonym
+from engine.answer.meant import content_words, read_as_parts
 from engine.answer.named import NamedRelations
 from engine.answer.narrow import narrowed
 from engine.programs.kg import KnowledgeGraph
@@ -162,11 +163,23 @@ def test_the_words_of_a_side_name_no_step_of_their_own() -> None:
     assert [p.said for p in read("Ulla's granddad on her mom's side", APART_WORDS)] == ["ulla", "granddad", "granddad"]
 
 
+def test_a_word_read_as_the_kgs_words_means_no_other_step(married: KnowledgeGraph, tmp_path) -> None:
+    """Its parts spell it (engine.answer.meant): a blind lineage probe's "brothers" lay within MEANT_COSINE of
+    `father`, and "the brothers of X's husband" walked on to their father free (reasoner v113)."""
+    reasoner = zero_shot_reasoner(married, tmp_path)
+    try:
+        question = reasoner.read("who are the brothers of Cara Moss's husband?")
+        assert read_as_parts(question) == {"brothers"}
+        assert "brothers" not in content_words(question) and "husband" in content_words(question)
+    finally:
+        reasoner.close()
+
+
 def test_a_word_the_kg_lacks_is_read_as_a_word_of_its_first_sense_the_kg_has() -> None:
     """What "grand<word>" is made of (engine.answer.named reads it as two steps): "grandkids" of "child"."""
-    assert known_synonym("kids", {"child", "parent"}) == "child"
-    assert known_synonym("dad", {"dad", "father"}) == "dad"  # a word the KG has stays
-    assert known_synonym("pebble", {"child"}) == "pebble"
+    assert known_synonym("kids", {"child", "parent"}.__contains__) == "child"
+    assert known_synonym("dad", {"dad", "father"}.__contains__) == "dad"  # a word the KG has stays
+    assert known_synonym("pebble", {"child"}.__contains__) == "pebble"
 
 
 # A genealogy KG with `sibling` and `spouse` between persons (each with a word for its other end) and `plays_for`
@@ -191,3 +204,25 @@ def test_a_kind_of_a_relative_the_kg_knows_names_its_step(word: str, parts: tupl
 def test_a_question_reads_a_kind_of_a_relative_in_place() -> None:
     assert [(p.word, p.kind) for p in read("who's the missus of Conrad?", PEER_WORDS)][-3:] == [
         ("wife", "wife"), ("of", "of"), ("conrad", "conrad")]
+
+
+# `parent` joins persons; "child" its subjects' word; `member` joins a person to a club
+KIDS = {"parent": {"parent"}, "child": {"parent"}, "club": {"member"}}
+KIDS_WORDS = Words(KIDS.__contains__, {"parent": "child"}.get, lambda w: False,
+                   lambda w: frozenset(KIDS.get(w, ())), lambda w: "parent" in KIDS.get(w, ()))
+
+
+@pytest.mark.parametrize("word, parts", [
+    ("kids", (Part("child", "child"),)),  # WordNet's first sense of "kid" holds "child"
+    ("nightclub", None),  # its first sense holds "club", but `member` is no relation within one class
+    ("pebble", None),
+])
+def test_a_synonym_of_a_relative_the_kg_knows_names_its_step(word: str, parts: tuple[Part, ...] | None) -> None:
+    """A blind lineage probe: "the kids of Queen Sibyl's daughter's husband" named no relation for "kids", and the
+    husband's father won (reasoner v113)."""
+    assert synonym_of(word, KIDS_WORDS) == parts
+
+
+def test_a_question_reads_a_synonym_of_a_relative_in_place() -> None:
+    assert [(p.word, p.said) for p in read("who are the kids of Conrad?", KIDS_WORDS)][-3:] == [
+        ("child", "kids"), ("of", "of"), ("conrad", "conrad")]

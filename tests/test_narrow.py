@@ -65,6 +65,12 @@ def kin(tmp_path_factory):
      '(AND (JOIN sex "Male") (JOIN (R parent) (AND (JOIN sex "Female") (JOIN (R parent) "Ivo Moss"))))'),
     ("who is Ivo Moss's father's mother?", '(JOIN (R parent) (JOIN (R parent) "Ivo Moss"))',
      '(AND (JOIN sex "Female") (JOIN (R parent) (AND (JOIN sex "Male") (JOIN (R parent) "Ivo Moss"))))'),
+    # both: the "of" first, then the possessives from the last (reasoner v113; before, in written order, the
+    # mother's kind went to the middle step, and nothing answered)
+    ("who are the daughters of Ivo Moss's mother's father?",
+     '(JOIN parent (JOIN (R parent) (JOIN (R parent) "Ivo Moss")))',
+     '(AND (JOIN sex "Female") (JOIN parent (AND (JOIN sex "Male") (JOIN (R parent) (AND (JOIN sex "Female") '
+     '(JOIN (R parent) "Ivo Moss"))))))'),
     ("who are the parents of Ivo Moss?", '(JOIN (R parent) "Ivo Moss")', None),  # no kind word
     ("which town was Ivo Moss born in?", '(JOIN (R born_in) "Ivo Moss")', None),  # a step with no lexicon words
     # the side a walk goes through is a step of its kind, and one word's steps stay outermost first where the
@@ -86,6 +92,25 @@ def test_a_kind_word_narrows_its_step_to_the_value_its_gloss_names(kin: Knowledg
         assert found is not None and to_text(found[0]) == expected
         want = kin.executor.execute(expected)
         assert {a.label for a in found[1].answers} == {a.label for a in want.answers} and found[1].count == want.count
+
+
+def test_a_word_whose_kind_narrows_nothing_still_takes_its_step(tmp_path) -> None:
+    """"The kids of X's daughter": the kids' step is not the daughter's, though "kids" names no sex (reasoner v113;
+    before, the kids were narrowed to daughters, and nothing answered: a blind lineage probe)."""
+    from engine.config import ScoutConfig
+
+    tam = 'f:tam a f:Person ; rdfs:label "Tam Moss" ; f:sex f:m ; f:parent f:lor .\n'  # Lor, Essa's son, has a son
+    (tmp_path / "kin.ttl").write_text(FAMILY + tam)
+    kg = KnowledgeGraph.open(str(tmp_path / "kin.ttl"), ScoutConfig(cache_dir=str(tmp_path / "cache")))
+    try:
+        kg.adopt_lexicon({"parent": RelationWords(("father", "mother", "dad"), ("son", "daughter", "child"))})
+        program = parse('(JOIN parent (JOIN parent "Essa Tallow"))')
+        found = narrowed(program, "who are the kids of Essa Tallow's daughter?", kg.schema, kg.executor)
+        assert found is not None
+        assert to_text(found[0]) == '(JOIN parent (AND (JOIN sex "Female") (JOIN parent "Essa Tallow")))'
+        assert [a.label for a in found[1].answers] == ["Ivo Moss"]  # not Tam, the son's son
+    finally:
+        kg.close()
 
 
 def test_glosses_name_what_sets_kinds_apart() -> None:

@@ -9,7 +9,7 @@ steps a question's words spell) and `engine.answer.narrow` (the kind each step a
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable
 
 from engine.bootstrap.kinds import first_sense_words
 from kg_adapters.both_ways import mutual
@@ -22,12 +22,13 @@ from kg_adapters.schema import RelationInfo
 GENERATION_PREFIX = "grand"
 
 
-def known_synonym(word: str, known: Container[str]) -> str:
-    """The word, or where `known` lacks it a word of its first WordNet sense that `known` holds (the first in
-    order): a "grandkid" is a grandchild where the KG's words say "child" and no "kid" (a blind lineage probe)."""
-    if word in known:
+def known_synonym(word: str, known: Callable[[str], bool]) -> str:
+    """The word, or where the KG does not know it (`known`) a word of its first WordNet sense that it does (the
+    first in order): a "grandkid" is a grandchild where the KG's words say "child" and no "kid" (a blind lineage
+    probe)."""
+    if known(word):
         return word
-    return next((w for w in sorted(first_sense_words(singular(word))) if w in known), word)
+    return next((w for w in sorted(first_sense_words(singular(word))) if known(w)), word)
 
 
 def subject_words(rel: RelationInfo) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from typing import Callable
 from engine.bootstrap.kinds import WALK_OF_SEX, WALK_OF_YOUR, adjective_relative, broader_names, first_gloss
 from kg_adapters.readable import singular
 
+from .ends import known_synonym
 from .words import POSSESSIVE, STOP, fold
 
 # Glosses read through a gloss read at most this deep: "great-grandmother" is "a mother of your grandparent", a
@@ -63,6 +64,15 @@ class Words:
     other_end: Callable[[str], str | None] = lambda word: None
     labelled: Callable[[str], bool] = lambda word: False  # a word of a relation's own label or noun
     owners: Callable[[str], frozenset[str]] = lambda word: frozenset()  # the relations a word names
+    of_one_class: Callable[[str], bool] = lambda word: False  # names an end of a relation within one class
+
+    @classmethod
+    def owned(cls, known: Callable[[str], bool], other_end: Callable[[str], str | None],
+              labelled: Callable[[str], bool], owners: dict[str, set[str]], one_class: set[str]) -> Words:
+        """Words read off `owners` (word -> the relations it names) and `one_class` (the relations between members of
+        one class)."""
+        return cls(known, other_end, labelled, lambda word: frozenset(owners.get(word, ())),
+                   lambda word: bool(owners.get(word, set()) & one_class))
 
 
 def read(text: str, words: Words, names: list[tuple[int, int]] = ()) -> list[Part]:
@@ -72,14 +82,15 @@ def read(text: str, words: Words, names: list[tuple[int, int]] = ()) -> list[Par
     lexicon gave it to: a 0.5B model gave "sibling" and "grandfather" for one step of `parent` and `father` (a royal
     family probe, session 59), but "sister" for `sibling` stays that relation's."""
     out: list[Part] = []
-    tokens = _tokens(text, names)
+    tokens = words_at(text, names)
     sides, said_by_side = _sides(tokens, words)
     for at, token in enumerate(tokens):
         if at in said_by_side:
             continue
         parts = None
         if not (words.labelled(token) or token in STOP or len(token) < MIN_LETTERS):
-            parts = composed(token, words, sides.get(at)) or (None if words.known(token) else kind_of(token, words))
+            parts = composed(token, words, sides.get(at)) or (None if words.known(token) else
+                                                               kind_of(token, words) or synonym_of(token, words))
             if parts and words.known(token):
                 walked = frozenset().union(*(words.owners(p.word) for p in parts))
                 parts = parts if len(parts) > 1 and words.owners(token) & walked else None
@@ -93,10 +104,10 @@ def side_words(text: str, parts: list[Part], names: list[tuple[int, int]] = ()) 
     walk goes through ("on his mother's side", "maternal"; `_sides`). They name no step of their own, and mean none
     (engine.answer.meant)."""
     read_at = {part.at for part in parts}
-    return frozenset(token for at, token in enumerate(_tokens(text, names)) if at not in read_at)
+    return frozenset(token for at, token in enumerate(words_at(text, names)) if at not in read_at)
 
 
-def _tokens(text: str, names: list[tuple[int, int]]) -> list[str]:
+def words_at(text: str, names: list[tuple[int, int]] = ()) -> list[str]:
     """The text's words, less the (start, end) spans of entity names, folded, hyphens kept together, a possessive
     ending dropped."""
     for start, end in sorted(names, reverse=True):
@@ -177,6 +188,15 @@ def kind_of(word: str, words: Words) -> tuple[Part, ...] | None:
         if words.known(base) and words.other_end(base) is not None:
             return (Part(base, kind),)
     return None
+
+
+def synonym_of(word: str, words: Words) -> tuple[Part, ...] | None:
+    """One step for a word the KG does not know that shares its first WordNet sense with a word it does: "kids" are
+    children (a blind lineage probe: "the kids of X's husband" named no relation, and walked up to his father). Only
+    where that word names an end of a relation between members of one class: like `kind_of`, it leaves a class's
+    own nouns to the class."""
+    synonym = known_synonym(word, words.known)
+    return (Part(synonym, synonym),) if synonym != word and words.of_one_class(synonym) else None
 
 
 def _part(word: str, words: Words, depth: int) -> tuple[Part, ...] | None:

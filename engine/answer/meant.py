@@ -65,13 +65,24 @@ def verb_words(question: Question) -> frozenset[str]:
 
 
 def _own_words(question: Question) -> list[str]:
-    """The question's words outside every linked mention and its side words, folded, in order."""
+    """The question's words outside every linked mention, less its side words and the words read as other words
+    (`read_as_parts`), folded, in order."""
     text, kept, pos = question.linking.question, [], 0
     for mention in sorted((m for m in question.linking.mentions if m.candidates), key=lambda m: m.start):
         kept.append(text[pos:mention.start])
         pos = max(pos, mention.end)
     kept.append(text[pos:])
-    return [word for word in words_of(" ".join(kept)) if word not in question.side_words]
+    spent = question.side_words | read_as_parts(question)
+    return [word for word in words_of(" ".join(kept)) if word not in spent]
+
+
+def read_as_parts(question: Question) -> frozenset[str]:
+    """The question's words that `engine.answer.glossed` read as the KG's words ("brothers" as `sibling`, through
+    WordNet): each is spelt by its parts, so it means no other step. "the brothers of X's husband" had "brothers"
+    lie within MEANT_COSINE of `father`, and a walk on to the brothers' father went free and won (a blind lineage
+    probe)."""
+    said = {part.said for part in question.parts if part.word != part.said}
+    return frozenset(said | {piece for word in said for piece in word.split("-")})
 
 
 class RelationMeanings:

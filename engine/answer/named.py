@@ -152,8 +152,9 @@ class NamedRelations:
         for name in self._readings.keys() | self._back.keys():
             for form in {f for r in self._readings.get(name, ()) for fs, _ in r for f in fs} | self._back.get(name, set()):
                 owners.setdefault(form, set()).add(name)
-        self._words = glossed.Words(self._known.__contains__, other_end.get, labelled.__contains__,
-                                    lambda word: frozenset(owners.get(word, ())))
+        one_class = {rel.name for rel in schema.relations if set(rel.domain) == set(rel.range)}
+        self._words = glossed.Words.owned(self._known.__contains__, other_end.get, labelled.__contains__, owners,
+                                          one_class)
         # the nouns of relations to numbers, years and dates: what an adjective of dimension may stand before
         self._measured_nouns = frozenset(form for rel in schema.relations if schema.literal_kind(rel) in NUMERIC_KINDS
                                          for reading in self._readings.get(rel.name, ()) for forms, verb in reading
@@ -206,7 +207,8 @@ class NamedRelations:
         word of "grand" as its relation twice: a "grandfather" is a father's father (`GENERATION_PREFIX`)."""
         out: Counter[str] = Counter()
         for token, n in counts.items():
-            rest = known_synonym(token[len(GENERATION_PREFIX):], self._known) if token.startswith(GENERATION_PREFIX) else ""
+            grand = token.startswith(GENERATION_PREFIX)
+            rest = known_synonym(token[len(GENERATION_PREFIX):], self._known.__contains__) if grand else ""
             if token not in self._known and rest and rest in self._known:  # "grandkids": the KG's "child", twice
                 out[rest] += 2 * n
                 continue

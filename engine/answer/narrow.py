@@ -14,6 +14,7 @@ where exactly one value of the step's answers is named, and it keeps some but no
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import fields, replace
 
 from engine.bootstrap.kinds import gloss_words
@@ -40,12 +41,15 @@ def narrowed(program: Program, question: str, schema: Schema, executor: Executor
         return None
     steps = [(node, words) for node in walk(program) if (words := _end_words(node, schema))]
     narrowing: dict[int, Node] = {}
+    taken: set[int] = set()
     for word, base in _in_walk_order(kinds, question):
-        # the outermost step this word names and no other word took yet; a word of "grand" names the outer step
-        # of its pair ("grandfather": the father of a parent)
-        step = next((s for s, words in reversed(steps) if id(s) not in narrowing and {word, base} & words), None)
+        # the outermost step this word names and no other word took yet, whether its kind narrows it or not ("the
+        # kids of X's daughter": the kids' step is not the daughter's); a word of "grand" names the outer step of
+        # its pair ("grandfather": the father of a parent)
+        step = next((s for s, words in reversed(steps) if id(s) not in taken and {word, base} & words), None)
         if step is None:
             continue
+        taken.add(id(step))
         value = _named_value(step, base, schema, executor)
         if value is not None:
             narrowing[id(step)] = value
@@ -94,17 +98,24 @@ def _words(schema: Schema) -> glossed.Words:
         labelled |= {singular(info.label.lower()), object_noun(info.name)}
         if backs and set(info.domain) == set(info.range):
             other_end.update({noun: backs[0] for noun in nouns})
-    return glossed.Words(owners.__contains__, other_end.get, labelled.__contains__,
-                         lambda word: frozenset(owners.get(word, ())))
+    one_class = {info.name for info in schema.relations if set(info.domain) == set(info.range)}
+    return glossed.Words.owned(owners.__contains__, other_end.get, labelled.__contains__, owners, one_class)
 
 
 def _in_walk_order(kinds: list[tuple[str, str, int]], question: str) -> list[tuple[str, str]]:
     """The kind words from the outermost step in: "the father of the mother of X" writes the outer step first,
-    "X's mother's father" last; the steps one word's gloss walks stay outermost first ("X's grandmother on his
-    father's side" is the mother of his father)."""
-    possessive = "'s" in question and " of " not in f" {question} "
-    at = sorted({at for _, _, at in kinds}, reverse=possessive)
-    return [(word, kind) for place in at for word, kind, word_at in kinds if word_at == place]
+    "X's mother's father" last, and "the sons of X's daughter's husband" its "of" first, then its possessives from
+    the last (a blind lineage probe had put the daughter's sex on the sons); the steps one word's gloss walks stay
+    outermost first ("X's grandmother on his father's side" is the mother of his father)."""
+    words = glossed.words_at(question)
+    possessive = ["'s" in phrase for phrase in re.split(r"\bof\b", question.casefold())]
+
+    def place(at: int) -> tuple[int, int]:
+        phrase = words[:at].count("of")  # the "of" phrase the word stands in: outer ones first
+        return phrase, -at if possessive[phrase] else at
+
+    at = sorted({at for _, _, at in kinds}, key=place)
+    return [(word, kind) for spot in at for word, kind, word_at in kinds if word_at == spot]
 
 
 def _end_words(node: Node, schema: Schema) -> set[str]:
