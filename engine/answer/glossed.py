@@ -64,7 +64,7 @@ class Words:
     other_end: Callable[[str], str | None] = lambda word: None
     labelled: Callable[[str], bool] = lambda word: False  # a word of a relation's own label or noun
     owners: Callable[[str], frozenset[str]] = lambda word: frozenset()  # the relations a word names
-    of_one_class: Callable[[str], bool] = lambda word: False  # names an end of a relation within one class
+    of_one_class: Callable[[str], bool] = lambda word: False  # names only ends of relations within one class
 
     @classmethod
     def owned(cls, known: Callable[[str], bool], other_end: Callable[[str], str | None],
@@ -72,7 +72,7 @@ class Words:
         """Words read off `owners` (word -> the relations it names) and `one_class` (the relations between members of
         one class)."""
         return cls(known, other_end, labelled, lambda word: frozenset(owners.get(word, ())),
-                   lambda word: bool(owners.get(word, set()) & one_class))
+                   lambda word: bool(owners.get(word)) and owners[word] <= one_class)
 
 
 def read(text: str, words: Words, names: list[tuple[int, int]] = ()) -> list[Part]:
@@ -193,8 +193,9 @@ def kind_of(word: str, words: Words) -> tuple[Part, ...] | None:
 def synonym_of(word: str, words: Words) -> tuple[Part, ...] | None:
     """One step for a word the KG does not know that shares its first WordNet sense with a word it does: "kids" are
     children (a blind lineage probe: "the kids of X's husband" named no relation, and walked up to his father). Only
-    where that word names an end of a relation between members of one class: like `kind_of`, it leaves a class's
-    own nouns to the class."""
+    where each relation that word names joins members of one class: like `kind_of`, it leaves a class's own nouns to
+    the class, and "family" is no "house" where `house` is a relation to a house (a blind dynasty probe) and
+    WordNet's "house husband" gave `spouse` the word too."""
     synonym = known_synonym(word, words.known)
     return (Part(synonym, synonym),) if synonym != word and words.of_one_class(synonym) else None
 
