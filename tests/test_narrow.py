@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.answer.extend import one_word_chain
-from engine.answer.narrow import narrowed
+from engine.answer import glossed
+from engine.answer.narrow import _in_walk_order, narrowed
 from engine.bootstrap.kinds import gloss_words
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse, to_text
@@ -111,6 +112,20 @@ def test_a_word_whose_kind_narrows_nothing_still_takes_its_step(tmp_path) -> Non
         assert [a.label for a in found[1].answers] == ["Ivo Moss"]  # not Tam, the son's son
     finally:
         kg.close()
+
+
+@pytest.mark.parametrize("question, order", [
+    ("who is Ann Moss's mother's father?", ["father", "mother"]),  # a possessive writes the outer step last
+    ("who is the father of the mother of Ann Moss?", ["father", "mother"]),  # "of" first
+    ("who are the kids of Ann Moss's daughter's husband?", ["kids", "husband", "daughter"]),  # "of", then from the last
+    ("what is the album of Ritmo 's artist ?", ["album", "artist"]),  # PathQuestion writes " 's"
+    # an "of" inside a name written with underscores (it had asked for a phrase the text does not split off)
+    ("what is the song of Bank_of_Ruritania 's containedby ?", ["song", "containedby"]),
+])
+def test_kind_words_are_matched_from_the_outermost_step_in(question: str, order: list[str]) -> None:
+    nouns = {"father", "mother", "kids", "husband", "daughter", "album", "artist", "song", "containedby"}
+    kinds = [(word, word, at, False) for at, word in enumerate(glossed.words_at(question)) if word in nouns]
+    assert [word for word, _, _ in _in_walk_order(kinds, question)] == order
 
 
 def test_glosses_name_what_sets_kinds_apart() -> None:

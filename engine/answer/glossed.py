@@ -107,6 +107,21 @@ def side_words(text: str, parts: list[Part], names: list[tuple[int, int]] = ()) 
     return frozenset(token for at, token in enumerate(words_at(text, names)) if at not in read_at)
 
 
+def possessed(text: str) -> list[bool]:
+    """For each of `words_at(text)`, whether "'s" follows it as written (" 's" too, as PathQuestion writes it)."""
+    marked = re.sub(r"(['’`]s)\b", rf"\1 {_MARK}", text)
+    flags: list[bool] = []
+    for word in words_at(marked):
+        if word == _MARK:
+            flags[-1:] = [True] * len(flags[-1:])
+        else:
+            flags.append(False)
+    return flags
+
+
+_MARK = "possessivemark"  # stands after each "'s" while `possessed` reads the words
+
+
 def words_at(text: str, names: list[tuple[int, int]] = ()) -> list[str]:
     """The text's words, less the (start, end) spans of entity names, folded, hyphens kept together, a possessive
     ending dropped."""

@@ -42,15 +42,16 @@ def narrowed(program: Program, question: str, schema: Schema, executor: Executor
     steps = [(node, words) for node in walk(program) if (words := _end_words(node, schema))]
     narrowing: dict[int, Node] = {}
     taken: set[int] = set()
-    for word, base in _in_walk_order(kinds, question):
-        # the outermost step this word names and no other word took yet, whether its kind narrows it or not ("the
-        # kids of X's daughter": the kids' step is not the daughter's); a word of "grand" names the outer step of
-        # its pair ("grandfather": the father of a parent)
+    for word, base, read in _in_walk_order(kinds, question):
+        # the outermost step this word names and no other word took yet; a word of "grand" names the outer step of
+        # its pair ("grandfather": the father of a parent). A word read as the KG's word takes its step whether its
+        # kind narrows it or not ("the kids of X's daughter": the kids' step is not the daughter's).
         step = next((s for s, words in reversed(steps) if id(s) not in taken and {word, base} & words), None)
         if step is None:
             continue
-        taken.add(id(step))
         value = _named_value(step, base, schema, executor)
+        if value is not None or read:
+            taken.add(id(step))
         if value is not None:
             narrowing[id(step)] = value
     if not narrowing:
@@ -69,11 +70,11 @@ def _size(execution: Execution) -> int:
     return execution.count if execution.count is not None else len(execution.answers)
 
 
-def _kind_words(question: str, schema: Schema) -> list[tuple[str, str, int]]:
-    """(word, the kind it names, where it stands) for each noun of the question, in order: "grandfather" names a
-    "father". A word read through its gloss (engine.answer.glossed) names one kind per step it walks: a
-    "mother-in-law" a mother (then a spouse, of no kind), a "granddaughter" a child that is a granddaughter (then a
-    child of no kind)."""
+def _kind_words(question: str, schema: Schema) -> list[tuple[str, str, int, bool]]:
+    """(word, the kind it names, where it stands, whether it reads a question word as the KG's word: "kids" as
+    "child") for each noun of the question, in order: "grandfather" names a "father". A word read through its gloss
+    (engine.answer.glossed) names one kind per step it walks: a "mother-in-law" a mother (then a spouse, of no kind),
+    a "granddaughter" a child that is a granddaughter (then a child of no kind)."""
     out = []
     for part in glossed.read(question, _words(schema)):
         if part.kind is None:
@@ -81,7 +82,7 @@ def _kind_words(question: str, schema: Schema) -> list[tuple[str, str, int]]:
         word, kind = singular(part.word), singular(part.kind)
         if kind == word and word.startswith(GENERATION_PREFIX):
             kind = word[len(GENERATION_PREFIX):] or word
-        out.append((word, kind, part.at))
+        out.append((word, kind, part.at, part.word != part.said))
     return out
 
 
@@ -102,20 +103,21 @@ def _words(schema: Schema) -> glossed.Words:
     return glossed.Words.owned(owners.__contains__, other_end.get, labelled.__contains__, owners, one_class)
 
 
-def _in_walk_order(kinds: list[tuple[str, str, int]], question: str) -> list[tuple[str, str]]:
+def _in_walk_order(kinds: list[tuple[str, str, int, bool]], question: str) -> list[tuple[str, str, bool]]:
     """The kind words from the outermost step in: "the father of the mother of X" writes the outer step first,
     "X's mother's father" last, and "the sons of X's daughter's husband" its "of" first, then its possessives from
     the last (a blind lineage probe had put the daughter's sex on the sons); the steps one word's gloss walks stay
     outermost first ("X's grandmother on his father's side" is the mother of his father)."""
-    words = glossed.words_at(question)
-    possessive = ["'s" in phrase for phrase in re.split(r"\bof\b", question.casefold())]
+    words, owned = glossed.words_at(question), glossed.possessed(question)
+    phrase_of = [words[:at].count("of") for at in range(len(words))]  # the "of" phrase each word stands in
+    possessive = {phrase for phrase, flag in zip(phrase_of, owned) if flag}
 
-    def place(at: int) -> tuple[int, int]:
-        phrase = words[:at].count("of")  # the "of" phrase the word stands in: outer ones first
-        return phrase, -at if possessive[phrase] else at
+    def place(at: int) -> tuple[int, int]:  # outer phrases first; in one with a possessive, its last word first
+        phrase = phrase_of[at] if at < len(phrase_of) else 0
+        return phrase, -at if phrase in possessive else at
 
-    at = sorted({at for _, _, at in kinds}, key=place)
-    return [(word, kind) for spot in at for word, kind, word_at in kinds if word_at == spot]
+    at = sorted({kind[2] for kind in kinds}, key=place)
+    return [(word, kind, read) for spot in at for word, kind, word_at, read in kinds if word_at == spot]
 
 
 def _end_words(node: Node, schema: Schema) -> set[str]:
