@@ -14,8 +14,8 @@ where exactly one value of the step's answers is named, and it keeps some but no
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import fields, replace
+from itertools import accumulate
 
 from engine.bootstrap.kinds import gloss_words
 from engine.programs.executor import Execution, Executor
@@ -108,13 +108,12 @@ def _in_walk_order(kinds: list[tuple[str, str, int, bool]], question: str) -> li
     "X's mother's father" last, and "the sons of X's daughter's husband" its "of" first, then its possessives from
     the last (a blind lineage probe had put the daughter's sex on the sons); the steps one word's gloss walks stay
     outermost first ("X's grandmother on his father's side" is the mother of his father)."""
-    words, owned = glossed.words_at(question), glossed.possessed(question)
-    phrase_of = [words[:at].count("of") for at in range(len(words))]  # the "of" phrase each word stands in
-    possessive = {phrase for phrase, flag in zip(phrase_of, owned) if flag}
+    words = glossed.words_at(question)  # the words `_kind_words` placed its kinds among
+    phrase_of = list(accumulate((word == "of" for word in words), initial=0))  # "of"s before each word
+    possessive = {phrase for phrase, flag in zip(phrase_of, glossed.possessed(question)) if flag}
 
     def place(at: int) -> tuple[int, int]:  # outer phrases first; in one with a possessive, its last word first
-        phrase = phrase_of[at] if at < len(phrase_of) else 0
-        return phrase, -at if phrase in possessive else at
+        return phrase_of[at], -at if phrase_of[at] in possessive else at
 
     at = sorted({kind[2] for kind in kinds}, key=place)
     return [(word, kind, read) for spot in at for word, kind, word_at, read in kinds if word_at == spot]
