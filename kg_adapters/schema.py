@@ -112,6 +112,9 @@ class RelationInfo:
     # The relations that hold its pairs reversed (`child` for `father`): found where the KG is opened
     # (kg_adapters.inverses); a walk out over one and back over the other comes back where it began.
     inverse_of: tuple[str, ...] = ()
+    # A union's members (kg_adapters.unions): the relations it walks either of ("father", "mother" for a parent).
+    # It has no triples of its own.
+    either: tuple[str, ...] = ()
 
     @property
     def links_one_class(self) -> bool:
@@ -196,7 +199,8 @@ class Schema:
         )
         relations, mirrors = (
             tuple(RelationInfo(**{**r, **{k: tuple(r.get(k, ()))
-                                          for k in ("domain", "range", "words", "reverse_words", "inverse_of")}})
+                                          for k in ("domain", "range", "words", "reverse_words", "inverse_of",
+                                                    "either")}})
                   for r in data[key])
             for key in ("relations", "mirrors")
         )

@@ -66,6 +66,15 @@ def zero_shot_reasoner(kg: KnowledgeGraph, folder: Path):
                     embedder), ScoutConfig(cache_dir=str(folder / "cache")))
 
 
+def zero_shot_answer(kg: KnowledgeGraph, folder: Path, question: str):
+    """The answer a zero-shot reasoner over a test KG gives (`zero_shot_reasoner`), the reasoner closed after it."""
+    reasoner = zero_shot_reasoner(kg, folder)
+    try:
+        return reasoner.answer(question)
+    finally:
+        reasoner.close()
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> ScoutConfig:
     return ScoutConfig(cache_dir=str(tmp_path / "cache"))

@@ -13,7 +13,7 @@ from engine.answer.narrow import narrowed
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse, to_text
 from kg_adapters.lexicon import RelationWords
-from tests.conftest import zero_shot_reasoner
+from tests.conftest import zero_shot_answer, zero_shot_reasoner
 from tests.test_narrow import FAMILY
 
 # Dov is Cara's husband, stored once, from his side: Cara's in-laws are reached by walking `spouse` back
@@ -101,12 +101,8 @@ def test_a_glossed_word_narrows_each_step_it_names(married: KnowledgeGraph) -> N
 ])
 def test_the_reasoner_walks_what_a_glossed_word_names(married: KnowledgeGraph, tmp_path, question: str,
                                                      answers: set[str]) -> None:
-    reasoner = zero_shot_reasoner(married, tmp_path)
-    try:
-        result = reasoner.answer(question)
-        assert {a.label for a in result.answers} == answers, result.program
-    finally:
-        reasoner.close()
+    result = zero_shot_answer(married, tmp_path, question)
+    assert {a.label for a in result.answers} == answers, result.program
 
 
 def test_a_lexicon_word_is_read_through_its_gloss_only_over_its_own_relation() -> None:

@@ -11,7 +11,7 @@ from engine.bootstrap.kinds import gloss_words
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse, to_text
 from kg_adapters.lexicon import RelationWords
-from tests.conftest import zero_shot_reasoner
+from tests.conftest import zero_shot_answer, zero_shot_reasoner
 
 FAMILY = """\
 @prefix f: <http://example.org/kin/> .
@@ -144,14 +144,10 @@ def test_glosses_name_what_sets_kinds_apart() -> None:
 ])
 def test_the_reasoner_answers_a_kind_word_with_its_kind(kin: KnowledgeGraph, tmp_path, question: str,
                                                         answers: set[str]) -> None:
-    reasoner = zero_shot_reasoner(kin, tmp_path)
-    try:
-        result = reasoner.answer(question)
-        assert {a.label for a in result.answers} == answers, result.program
-        assert "(AND (JOIN sex" in result.program
-        assert result.program in {alt.program for alt in result.alternatives}  # the chosen one, as shown
-    finally:
-        reasoner.close()
+    result = zero_shot_answer(kin, tmp_path, question)
+    assert {a.label for a in result.answers} == answers, result.program
+    assert "(AND (JOIN sex" in result.program
+    assert result.program in {alt.program for alt in result.alternatives}  # the chosen one, as shown
 
 
 def test_one_word_that_writes_a_chain(kin: KnowledgeGraph, tmp_path) -> None:

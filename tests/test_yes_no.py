@@ -11,7 +11,7 @@ from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import Literal, parse, to_text, walk
 from engine.programs.verbalize import verbalize
-from tests.conftest import zero_shot_reasoner
+from tests.conftest import zero_shot_answer
 
 COMPANY = """\
 @prefix c: <http://example.org/firm/> .
@@ -112,13 +112,9 @@ def test_walks_reach_yes_no_values_so_the_corpus_has_such_questions(firm) -> Non
     ("which are active?", {"Orca", "Wren"}),
 ])
 def test_the_reasoner_answers_with_the_flag_the_question_names(firm, tmp_path, question, answers) -> None:
-    reasoner = zero_shot_reasoner(firm[0], tmp_path)
-    try:
-        result = reasoner.answer(question)
-        assert {a.label for a in result.answers} == answers, result.program
-        assert "(JOIN active" in result.program
-    finally:
-        reasoner.close()
+    result = zero_shot_answer(firm[0], tmp_path, question)
+    assert {a.label for a in result.answers} == answers, result.program
+    assert "(JOIN active" in result.program
 
 
 @pytest.mark.parametrize("program, fits", [

@@ -9,12 +9,13 @@ steps a question's words spell) and `engine.answer.narrow` (the kind each step a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from engine.bootstrap.kinds import first_sense_words
 from kg_adapters.both_ways import mutual
 from kg_adapters.readable import object_noun, singular
-from kg_adapters.schema import RelationInfo
+from kg_adapters.schema import RelationInfo, Schema
 
 # English names a relative two generations off with this prefix: a "grandfather" is a father's father, a
 # "granddaughter" a child's daughter. Word formation, not a list: which relation "father" or "daughter" names is
@@ -45,6 +46,15 @@ def either_end(rel: RelationInfo) -> bool:
     (kg_adapters.both_ways), whatever its lexicon gave its subjects: a blind genealogy probe's `sibling`, stored
     both ways for 64% of its pairs, had "family" for its subjects, and "Hedwig's brothers" named no end of it."""
     return mutual(rel) or rel.both_ways
+
+
+def union_words(rel: RelationInfo, schema: Schema) -> frozenset[str]:
+    """Each word of the union a relation is a member of (kg_adapters.unions), of its label and each phrase of its
+    lexicon: the union holds either member, so such a word says nothing of which one ("child" for `father`'s and
+    `mother`'s subjects names `parent` walked back; nor does the "parent" of `father`'s "male parent" name `father`)."""
+    texts = [text for union in schema.relations if rel.name in union.either
+             for text in (union.label, *union.words, *union.reverse_words)]
+    return frozenset(word for text in texts for word in re.findall(r"[a-z]+", text.lower()))
 
 
 def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from engine.bootstrap.kinds import WALK_OF_SEX, WALK_OF_YOUR, adjective_relative, broader_names, first_gloss
-from kg_adapters.readable import singular
+from kg_adapters.readable import object_noun, singular
+from kg_adapters.schema import Schema
 
 from .ends import known_synonym
 from .words import POSSESSIVE, STOP, fold
@@ -65,14 +66,27 @@ class Words:
     labelled: Callable[[str], bool] = lambda word: False  # a word of a relation's own label or noun
     owners: Callable[[str], frozenset[str]] = lambda word: frozenset()  # the relations a word names
     of_one_class: Callable[[str], bool] = lambda word: False  # names only ends of relations within one class
+    # the word of a union (kg_adapters.unions) whose members two words name, one each ("parent": "father", "mother")
+    either: Callable[[str, str], str | None] = lambda one, other: None
 
     @classmethod
     def owned(cls, known: Callable[[str], bool], other_end: Callable[[str], str | None],
-              labelled: Callable[[str], bool], owners: dict[str, set[str]], one_class: set[str]) -> Words:
-        """Words read off `owners` (word -> the relations it names) and `one_class` (the relations between members of
-        one class)."""
+              labelled: Callable[[str], bool], owners: dict[str, set[str]], one_class: set[str],
+              unions: dict[frozenset[str], str] | None = None) -> Words:
+        """Words read off `owners` (word -> the relations it names), `one_class` (the relations between members of
+        one class) and `unions` (a union's members -> its word)."""
+        def either(one: str, other: str) -> str | None:
+            mine, theirs = owners.get(one, set()), owners.get(other, set())
+            return next((word for members, word in (unions or {}).items()
+                         if members <= mine | theirs and members & mine and members & theirs), None)
+
         return cls(known, other_end, labelled, lambda word: frozenset(owners.get(word, ())),
-                   lambda word: bool(owners.get(word)) and owners[word] <= one_class)
+                   lambda word: bool(owners.get(word)) and owners[word] <= one_class, either)
+
+
+def unions(schema: Schema) -> dict[frozenset[str], str]:
+    """{a union's members: its word} for the unions of `schema` (kg_adapters.unions)."""
+    return {frozenset(rel.either): object_noun(rel.name) for rel in schema.relations if rel.either}
 
 
 def read(text: str, words: Words, names: list[tuple[int, int]] = ()) -> list[Part]:
@@ -223,11 +237,12 @@ def _part(word: str, words: Words, depth: int) -> tuple[Part, ...] | None:
 
 def _either(choices: list[str], words: Words, depth: int) -> tuple[Part, ...] | None:
     """The parts of the first choice the KG's words reach; where there were two, its outer step's kind is open
-    ("your father or mother"). None where the two name different relations (a KG with `father` and `mother`): the
-    step is either, which no one word says (a blind genealogy probe's "grandmother on her mother's side" went up
-    `father`, the first choice)."""
+    ("your father or mother"). Where the two name different relations (a KG with `father` and `mother`), the step is
+    either: the union of the two where the KG has one (kg_adapters.unions: "parent"), else None (a blind genealogy
+    probe's "grandmother on her mother's side" went up `father`, the first choice)."""
     parts = next((p for w in choices if (p := _part(w, words, depth)) is not None), None)
     if len(choices) > 1 and words.known(choices[0]) and words.known(choices[1]) \
             and words.owners(choices[0]) != words.owners(choices[1]):
-        return None
+        union = words.either(choices[0], choices[1])
+        return None if union is None else (Part(union, None),)
     return (replace(parts[0], kind=None), *parts[1:]) if parts and len(choices) > 1 else parts

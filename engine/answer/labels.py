@@ -40,6 +40,7 @@ from kg_adapters.naming import local_name
 from kg_adapters.oxigraph_store import SCAN_IRI, SCAN_LITERAL
 from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, Role, Schema
 from kg_adapters.text_values import names_a_thing, text_value, text_value_iri
+from kg_adapters.unions import without_unions
 
 from .mentions import Candidate
 
@@ -90,7 +91,7 @@ def ranked(data: LabelDB, scored: Scored, top_k: int, text: str | None = None) -
 
 
 def cache_name(store: KGStore, schema: Schema) -> str:
-    fingerprint = store.info.fingerprint
+    fingerprint, schema = store.info.fingerprint, without_unions(schema)  # a union has no triples to index
     schema_key = "|".join(
         [f"{c.iri}={c.name}:{','.join(f'{r.relation}/{r.side}' for r in c.roles)}" for c in schema.classes]
         + [f"{r.iri}:{','.join(r.domain)}>{','.join(r.range)}" for r in schema.relations]
@@ -102,6 +103,7 @@ def cache_name(store: KGStore, schema: Schema) -> str:
 
 def read_labels(store: KGStore, schema: Schema, scratch: Path) -> Iterator[Entity]:
     """Every labelled entity of the KG, in IRI order; `scratch` is a file the streaming reader may use."""
+    schema = without_unions(schema)  # a union has no triples: no entity fills a role of it
     if hasattr(store, "scan"):
         return _scanned(store, schema, scratch)
     return _selected(store, schema)

@@ -23,21 +23,8 @@ from collections import Counter
 from dataclasses import dataclass
 from math import ceil
 
-from engine.programs.sexpr import (
-    Aggregate,
-    Chain,
-    Compare,
-    Degree,
-    Join,
-    Literal,
-    Node,
-    Program,
-    Relation,
-    Reverse,
-    Superlative,
-    relation_name,
-    walk,
-)
+from engine.programs.sexpr import (Aggregate, Chain, Compare, Degree, Join, Literal, Node, Program, Relation, Reverse,
+                                   Superlative, relation_name, walk)
 from engine.programs.validate import NUMERIC_KINDS, TIME_KINDS
 from lemminflect import getAllLemmas
 from rapidfuzz import process
@@ -48,7 +35,7 @@ from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import Reading, VerbSenses, with_derived_verbs
 from . import glossed
-from .ends import GENERATION_PREFIX, either_end, known_synonym, one_step, subject_words
+from .ends import GENERATION_PREFIX, either_end, known_synonym, one_step, subject_words, union_words
 from .words import POSSESSIVE, STOP, fold, word_forms
 
 @dataclass(frozen=True)
@@ -127,6 +114,10 @@ class NamedRelations:
             readings, role = _subject_role_apart(rel, [r for text in texts for r in with_derived_verbs(_reading(text))])
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
             readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
+            # a word of its union's (kg_adapters.unions) names the union, and does not say which member
+            apart = frozenset(form for word in union_words(rel, schema) for form in word_forms(word))
+            if apart:
+                readings = [kept for r in readings if (kept := tuple((f - apart, v) for f, v in r if f - apart))]
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
             if rel.name in times:
                 measures |= {_TIME, _AGE} if rel.name in births or not born & set(rel.domain) else {_TIME}
@@ -138,8 +129,8 @@ class NamedRelations:
                                     for form in forms)
             if either_end(rel):  # its label names either end too: "the spouse of X" may be X's subject
                 back |= frozenset(form for reading in readings for forms, verb in reading if not verb for form in forms)
-            if back:
-                self._back[rel.name] = back
+            if back - apart:
+                self._back[rel.name] = back - apart
         self._known = frozenset({form for readings in self._readings.values() for reading in readings
                                  for forms, _ in reading for form in forms}).union(*self._back.values())
         # a noun of a relation between members of one class -> a word for its subjects ("parent": "child")
@@ -154,7 +145,7 @@ class NamedRelations:
                 owners.setdefault(form, set()).add(name)
         one_class = {rel.name for rel in schema.relations if set(rel.domain) == set(rel.range)}
         self._words = glossed.Words.owned(self._known.__contains__, other_end.get, labelled.__contains__, owners,
-                                          one_class)
+                                          one_class, glossed.unions(schema))
         # the nouns of relations to numbers, years and dates: what an adjective of dimension may stand before
         self._measured_nouns = frozenset(form for rel in schema.relations if schema.literal_kind(rel) in NUMERIC_KINDS
                                          for reading in self._readings.get(rel.name, ()) for forms, verb in reading

@@ -100,7 +100,8 @@ def _words(schema: Schema) -> glossed.Words:
         if backs and set(info.domain) == set(info.range):
             other_end.update({noun: backs[0] for noun in nouns})
     one_class = {info.name for info in schema.relations if set(info.domain) == set(info.range)}
-    return glossed.Words.owned(owners.__contains__, other_end.get, labelled.__contains__, owners, one_class)
+    return glossed.Words.owned(owners.__contains__, other_end.get, labelled.__contains__, owners, one_class,
+                               glossed.unions(schema))
 
 
 def _in_walk_order(kinds: list[tuple[str, str, int, bool]], question: str) -> list[tuple[str, str, bool]]:

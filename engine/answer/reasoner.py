@@ -59,9 +59,9 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 113: a word read as the KG's words means no other step (meant.py), a kin word's synonym read (glossed.py), "the A of
-# X's B's C" narrowed A, C, B (narrow.py). 112: a chain one word writes is walked whole (extend.py). Before: git log.
-REASONER_VERSION = 113
+# 114: two relations alike walked as one (kg_adapters.unions; glossed.py, named.py). 113: a word read as the KG's words
+# means no other step, a kin word's synonym read, "the A of X's B's C" narrowed A, C, B. Before: git log.
+REASONER_VERSION = 114
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 

@@ -47,6 +47,7 @@ class UsualTies:
     def __init__(self, schema: Schema, executor: Executor):
         self.schema, self.executor = schema, executor
         self._ties: dict[str, Ties] = {}
+        self._unions = frozenset(r.name for r in schema.relations if r.either)  # it reaches its members' together
         self._lock = threading.Lock()
 
     def unusual(self, program: Program, named: frozenset[str] | set[str]) -> float:
@@ -73,9 +74,9 @@ class UsualTies:
             return 1.0
         reach: dict[str, int] = {}
         for (other, other_side), n in ties.items():
-            if self._far_classes(other, other_side) & far:
+            if self._far_classes(other, other_side) & far and (other == name or other not in self._unions):
                 reach[other] = max(reach.get(other, 0), n)
-        return reach[name] / max(reach.values())
+        return min(1.0, reach[name] / max(reach.values()))  # a union is measured against the relations stored
 
     def _far_classes(self, name: str, side: str) -> frozenset[str]:
         """The classes at the other end of an entity-to-entity relation walked from `side`; empty for literals."""
@@ -124,4 +125,15 @@ def incident(executor: Executor, schema: Schema, iris: list[str], counted: bool 
             if info.both_ways:  # stored on one side, held on both (kg_adapters.both_ways): walked from either
                 other = "object" if side.value == "subject" else "subject"
                 found[(info.name, other)] = max(found.get((info.name, other), 0), found[(info.name, side.value)])
+    return _with_unions(found, schema)
+
+
+def _with_unions(found: Ties, schema: Schema) -> Ties:
+    """`found` with each union (kg_adapters.unions) on each side a member is found on: its neighbours are its
+    members' together."""
+    for union in (r for r in schema.relations if r.either):
+        for side in ("subject", "object"):
+            counts = [found[(name, side)] for name in union.either if (name, side) in found]
+            if counts:
+                found[(union.name, side)] = sum(counts)
     return found

@@ -60,6 +60,7 @@ from engine.programs.to_sparql import class_sample, iri, string
 from engine.programs.validate import NUMERIC_KINDS
 from kg_adapters.base import KGError, Term
 from kg_adapters.schema import OBJECT, SUBJECT, ClassInfo, RelationInfo
+from kg_adapters.unions import without_unions
 
 _LITERAL_SYNTAX = {
     "integer": re.compile(r"[+-]?\d+"),
@@ -115,7 +116,8 @@ class Explorer:
     """Draws programs from one KG; seeded and reproducible for a given KG and seed."""
 
     def __init__(self, kg: KnowledgeGraph, config: ExploreConfig = ExploreConfig(), seed: int = 0):
-        self.kg, self.schema, self.config = kg, kg.schema, config
+        # walks go over the triples' relations: a union (kg_adapters.unions) is walked as one of its members
+        self.kg, self.schema, self.config = kg, without_unions(kg.schema), config
         self.rng = random.Random(seed)
         self._members: dict[str, list[Term]] = {}
         self._labels: dict[str, str] = {}

@@ -34,6 +34,7 @@ from kg_adapters.lexicon import RelationWords
 from kg_adapters.naming import local_name
 from kg_adapters.readable import object_noun, subject_role
 from kg_adapters.schema import RelationInfo, Schema
+from kg_adapters.unions import without_unions
 
 from .kinds import broader, first_sense_words, is_plain_noun, kinds_of
 from .owners import alike_ends, distinct, key, label_words, of_others, to_literals
@@ -307,7 +308,8 @@ def ensure_lexicon(kg, load_llm: Callable[[], LexiconModel], load_embedder: Call
     if not kg.schema.relations:  # nothing to name: no model is loaded
         kg.adopt_lexicon({})
         return False
-    lexicon = build_lexicon(kg.schema, load_llm(), load_embedder(), relation_examples(kg.store, kg.schema))
+    stored = without_unions(kg.schema)  # a union's words are its members' (kg_adapters.unions)
+    lexicon = build_lexicon(stored, load_llm(), load_embedder(), relation_examples(kg.store, stored))
     kg.adopt_lexicon(lexicon)
     log.info("relation lexicon: %d relations, %d with words, in %.1f s", len(lexicon),
              sum(bool(w.words or w.reverse_words) for w in lexicon.values()), time.perf_counter() - started)

@@ -25,6 +25,7 @@ from kg_adapters.schema import (
     write_edits,
     write_names,
 )
+from kg_adapters.unions import with_unions, without_unions
 
 from .executor import Executor
 
@@ -55,7 +56,7 @@ class KnowledgeGraph:
         schema = rename_classes(schema, read_names(names_file))
         lexicon_file = lexicon_path(config.cache_dir, store.info.fingerprint) if config.lexicon else None
         schema = with_lexicon(schema, read_lexicon(lexicon_file) or {}) if lexicon_file else schema
-        schema = with_mutual_pairs(with_partner_words(schema), store)
+        schema = with_unions(with_mutual_pairs(with_partner_words(schema), store))
         edits_file = edits_path(config.cache_dir, store.info.fingerprint)
         schema = _with_edits(schema, read_edits(edits_file))
         executor = Executor(
@@ -98,7 +99,8 @@ class KnowledgeGraph:
         (edit_schema) stay on top."""
         if self.lexicon_file is not None:
             write_lexicon(self.lexicon_file, lexicon)
-        schema = with_mutual_pairs(with_partner_words(with_lexicon(self.schema, lexicon)), self.store)
+        schema = with_partner_words(with_lexicon(without_unions(self.schema), lexicon))
+        schema = with_unions(with_mutual_pairs(schema, self.store))
         schema = _with_edits(schema, read_edits(self.edits_file) if self.edits_file else ())
         self.schema = self.executor.schema = schema
         return schema

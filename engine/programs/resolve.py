@@ -84,11 +84,11 @@ def _places(program: Program, schema: Schema) -> dict[int, Place]:
 def _place(rel: Node, schema: Schema, reverse_side: str, forward_side: str) -> Place | None:
     if isinstance(rel, Reverse):
         info = schema.relation(rel.relation.name)
-        return (info.iri, reverse_side) if info else None
+        return (info.iri, reverse_side) if info and not info.either else None
     if isinstance(rel, Relation):
         info = schema.relation(rel.name)
-        return (info.iri, forward_side) if info else None
-    return None  # a chain: no single triple to check
+        return (info.iri, forward_side) if info and not info.either else None
+    return None  # a chain, or a union (kg_adapters.unions): no single triple to check
 
 
 def _choose(iris: list[str], place: Place | None, select: Select) -> str:

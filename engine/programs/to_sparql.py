@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from kg_adapters.base import RDF_TYPE, RDFS_LABEL, XSD
-from kg_adapters.inverses import narrower
 from kg_adapters.schema import SUBJECT, ClassInfo, Schema
+from kg_adapters.unions import stored_ways
 
 from .sexpr import (
     Aggregate,
@@ -100,12 +100,11 @@ def _path(rel: Node, start: str, end: str, ctx: _Context) -> Patterns:
     """Triple patterns that lead from `start` to `end` along a relation expression."""
     if isinstance(rel, (Relation, Reverse)):
         forward = rel.relation if isinstance(rel, Reverse) else rel
-        info = relation_info(forward, ctx.schema)
-        p = iri(info.iri)
-        ways = [p, *([f"^{p}"] if info.both_ways else []), *(f"^{iri(q.iri)}" for q in narrower(info, ctx.schema))]
-        if len(ways) > 1:  # stored once per pair, in no order (kg_adapters.both_ways), or partly as an inverse's
+        stored = stored_ways(relation_info(forward, ctx.schema), ctx.schema)
+        ways = [f"^{iri(r.iri)}" if back else iri(r.iri) for r, back in stored]
+        if len(ways) > 1:  # stored once per pair, in no order (kg_adapters.both_ways), partly reversed, or a union
             return [f"{start} ({'|'.join(ways)}) {end} ." if rel is forward else f"{end} ({'|'.join(ways)}) {start} ."]
-        return [f"{start} {p} {end} ." if rel is forward else f"{end} {p} {start} ."]
+        return [f"{start} {ways[0]} {end} ." if rel is forward else f"{end} {ways[0]} {start} ."]
     if isinstance(rel, Chain):
         middle = ctx.var("m")
         return _path(rel.first, start, middle, ctx) + _path(rel.second, middle, end, ctx)
