@@ -1,7 +1,7 @@
 """Replay a change to the final re-rank on recorded bench.kgs rows, without answering again.
 
     python -m bench.replay ROWS.jsonl [ROWS.jsonl ...] [--walk-back 0 0.1 0.2 0.5] [--stand-in 0 0.5] [--unnamed 0 0.1]
-                           [--detour 0 0.2] [--unspent 0 0.1] [--voice 0 0.5] [--merge] [--whole]
+                           [--detour 0 0.2] [--unspent 0 0.1] [--voice 0 0.5] [--alpha 0.5 0.4] [--merge] [--whole]
 
 bench.kgs keeps each finalist's scores and F1 (`Row.alternative_scores`, `Row.alternative_f1`), so a change to
 how the final score weighs them picks another winner among the same finalists, and its F1 is known. Only the
@@ -28,7 +28,9 @@ none, where no step of this finalist means it (engine.answer.meant.unspent_words
 count and include `meant.UNSPENT_WEIGHT`; `mark` counts it for older rows. `--voice`: an extra penalty on a finalist
 that answers with the other end of the main verb's relation than the verb's voice asks for
 (engine.answer.voice.reads_backwards); rows of v88 or later include `voice.VOICE_WEIGHT`; `mark` marks older rows.
-Prints tune and check F1 per KG: a figure, never a check row. `python -m engine evaluate --out` rows (a probe's, which
+`--alpha`: the forward score's weight beside the inverse score (`ScoutConfig.ic_alpha`) for rows answered with a corpus
+at `RECORDED_ALPHA`; which finalists are scored does not depend on it, so the replay is exact (v115's 0.4 was chosen
+with it). Prints tune and check F1 per KG: a figure, never a check row. `python -m engine evaluate --out` rows (a probe's, which
 carry the same fields) are read alike, and `--whole` gives each KG's F1 over all its rows; `--merge` reads a full run
 and the questions later trees answered again (`bench.kgs --only`) as one run, the last file's row of a question winning.
 """
@@ -54,11 +56,17 @@ from engine.programs.sexpr import parse, relations
 from engine.scout import Scout
 
 
+# The forward score's weight the rows were answered with (ScoutConfig.ic_alpha up to v114, the paper's 0.5); a row
+# answered with no corpus weighed it 0 (engine.answer.rank), and `--alpha` does not apply to it.
+RECORDED_ALPHA = 0.5
+
+
 def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
-                detour: float = 0.0, unspent: float = 0.0, voice: float = 0.0) -> float:
+                detour: float = 0.0, unspent: float = 0.0, voice: float = 0.0, alpha: float | None = None) -> float:
     """The F1 of the finalist that wins once `walk_back` is taken off each unasked walk back's final score,
     `stand_in` off each that stands in for a name, `unnamed` per step no question word names and `unspent` per
-    question word that means a finalist's relation and no step of this one (the last three need `mark`)."""
+    question word that means a finalist's relation and no step of this one (the last three need `mark`); and, with
+    `alpha`, the forward score weighed so against the inverse one (rows answered with a corpus at RECORDED_ALPHA)."""
     scored = [(p, f, s) for p, f, s in zip(row["alternatives"], row["alternative_f1"], row["alternative_scores"])
               if s.get("final") is not None]
     if not scored:
@@ -73,6 +81,8 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
         penalty += detour * scores.get("detours", 0)
         penalty += unspent * scores["unspent"] if unspent else 0.0
         penalty += voice * scores["backwards"] if voice else 0.0
+        if alpha is not None and scores.get("inverse") is not None:
+            penalty -= (alpha - RECORDED_ALPHA) * (scores["forward"] - scores["inverse"])
         return not scores["asked_class"], -(scores["final"] - penalty)
 
     best = min(scored, key=rank)
@@ -80,14 +90,16 @@ def replayed_f1(row: dict, walk_back: float, stand_in: float = 0.0, unnamed: flo
 
 
 def table(rows: Sequence[dict], walk_back: float, stand_in: float = 0.0, unnamed: float = 0.0,
-          detour: float = 0.0, unspent: float = 0.0, voice: float = 0.0, whole: bool = False) -> list[str]:
+          detour: float = 0.0, unspent: float = 0.0, voice: float = 0.0, alpha: float | None = None,
+          whole: bool = False) -> list[str]:
     """ "<kg> tune F1 / check F1" per KG, in percent; with `whole`, "<kg> F1" over all its rows (a probe's rows, which
     have no check half)."""
     out = []
     for kg in sorted({r["kg"] for r in rows}):
         parts = ({"all": [r for r in rows if r["kg"] == kg]} if whole else
                  {h: [r for r in rows if r["kg"] == kg and half(r["id"]) == h] for h in ("tune", "check")})
-        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour, unspent, voice) for r in rs) / len(rs)
+        f1 = {h: 100 * sum(replayed_f1(r, walk_back, stand_in, unnamed, detour, unspent, voice, alpha) for r in rs)
+                 / len(rs)
               if rs else float("nan") for h, rs in parts.items()}
         out.append(f"{kg} " + " / ".join(f"{v:.1f}" for v in f1.values()))
     return out
@@ -136,6 +148,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--unspent", nargs="+", type=float, default=[0.0],
                         help="extra penalties per question word that means a finalist's relation and no step of this "
                              "one (reads each KG's labels and loads the sentence embedder)")
+    parser.add_argument("--alpha", nargs="+", type=float, default=[None],
+                        help=f"the forward score's weight beside the inverse score (ScoutConfig.ic_alpha), for rows "
+                             f"answered with a corpus at {RECORDED_ALPHA}")
     parser.add_argument("--merge", action="store_true",
                         help="read the files as one run, a later file's row replacing an earlier one's of the same "
                              "question (a full run, then the questions a later tree answered again with --only)")
@@ -145,9 +160,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         if any(args.stand_in) or any(args.unnamed) or any(args.unspent) or any(args.voice):
             mark(rows)
         for weights in itertools.product(args.walk_back, args.stand_in, args.unnamed, args.detour, args.unspent,
-                                         args.voice):
+                                         args.voice, args.alpha):
             named = " ".join(f"{flag} {w}" for flag, w in zip(("walk-back", "stand-in", "unnamed", "detour", "unspent",
-                                                               "voice"), weights))
+                                                               "voice", "alpha"), weights) if w is not None)
             print(f"{name} {named}: " + " | ".join(table(rows, *weights, whole=args.whole)), flush=True)
 
 

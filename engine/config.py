@@ -113,7 +113,14 @@ class ScoutConfig:
     prune_k: int = field(default=10, metadata={"help": "candidates kept per step by similarity"})
     beam: int = field(default=4, metadata={"help": "candidates kept per step by the LLM"})
     max_steps: int = field(default=5, metadata={"help": "search steps per question"})
-    ic_alpha: float = field(default=0.5, metadata={"help": "weight of the forward score in re-ranking"})
+    # The paper weighs the two scores alike (0.5). Our forward scorer is a 0.5B model prompted with generated questions,
+    # and leans to the programs its exemplars resemble: a step short of a chain ("how many grandchildren" counting the
+    # children) or one more. At 0.4, replayed on every sampled dev question (`python -m bench.replay ROWS --alpha`, exact:
+    # which finalists are scored does not depend on it), no check F1 moves and PathQuestion-3H tune goes 85.9 -> 87.9;
+    # the blind probes with a budget-150 corpus: lineage 71.3 -> 73.3, dynasty 81.2 -> 85.7, royals 69.9 -> 71.7,
+    # hospital 92.5 -> 95.0, consultancy and atlas the same; at 0.35 MetaQA check falls 92.0 -> 90.3 (BENCHMARKS.md,
+    # "Session 68"). With no corpus it is 0 (engine.answer.rank).
+    ic_alpha: float = field(default=0.4, metadata={"help": "weight of the forward score in re-ranking"})
     repeat_penalty: float = field(default=0.7, metadata={"help": "p: log(p) per repeated relation, per direction"})
     inverse_consistency: bool = field(default=True, metadata={"help": "re-rank finalists"})
     prune: bool = field(default=True, metadata={"help": "prune candidates by similarity"})

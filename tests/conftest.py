@@ -66,6 +66,15 @@ def zero_shot_reasoner(kg: KnowledgeGraph, folder: Path):
                     embedder), ScoutConfig(cache_dir=str(folder / "cache")))
 
 
+def worded_kg(folder: Path, name: str, text: str, lexicon: dict) -> KnowledgeGraph:
+    """A test KG written to `folder`/`name` and opened with a relation lexicon ({relation: RelationWords}), as
+    engine.bootstrap.lexicon would give it (WordNet's kinds give such words); the caller closes it."""
+    (folder / name).write_text(text)
+    kg = KnowledgeGraph.open(str(folder / name), ScoutConfig(cache_dir=str(folder / "cache")))
+    kg.adopt_lexicon(lexicon)
+    return kg
+
+
 def zero_shot_answer(kg: KnowledgeGraph, folder: Path, question: str):
     """The answer a zero-shot reasoner over a test KG gives (`zero_shot_reasoner`), the reasoner closed after it."""
     reasoner = zero_shot_reasoner(kg, folder)

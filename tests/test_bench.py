@@ -76,6 +76,11 @@ def test_a_replayed_rerank_gives_back_the_recorded_winner_and_moves_with_each_pe
     assert replayed_f1({**row, "alternative_scores": words}, 0.0, 0.0, 0.0, 0.0, 0.1) == 1.0  # its unspent word pays
     backwards = [{**scores(-3.58), "backwards": True}, {**scores(-3.60), "backwards": False}, scores(None, asked=False)]
     assert replayed_f1({**row, "alternative_scores": backwards}, 0.0, voice=0.1) == 1.0  # its verb read backwards pays
+    # the forward score weighed less: the walk back leads by forward 1.0 and trails by inverse 0.6 (recorded at 0.5)
+    weighed = [{**scores(-3.58), "forward": -1.0, "inverse": -2.6}, {**scores(-3.60), "forward": -2.0, "inverse": -2.0},
+               scores(None, asked=False)]
+    assert replayed_f1({**row, "alternative_scores": weighed}, 0.0, alpha=0.5) == 0.0  # as recorded
+    assert replayed_f1({**row, "alternative_scores": weighed}, 0.0, alpha=0.4) == 1.0  # it loses 0.16, the other nothing
 
 
 def test_replayed_row_files_merge_with_the_later_row_of_a_question_winning(tmp_path) -> None:

@@ -13,7 +13,7 @@ from engine.answer.narrow import narrowed
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse, to_text
 from kg_adapters.lexicon import RelationWords
-from tests.conftest import zero_shot_answer, zero_shot_reasoner
+from tests.conftest import worded_kg, zero_shot_answer, zero_shot_reasoner
 from tests.test_narrow import FAMILY
 
 # Dov is Cara's husband, stored once, from his side: Cara's in-laws are reached by walking `spouse` back
@@ -27,14 +27,9 @@ WORDS = Words(KIN.__contains__, {"parent": "child"}.get)  # `parent` joins membe
 
 @pytest.fixture(scope="module")
 def married(tmp_path_factory):
-    from engine.config import ScoutConfig
-
-    root = tmp_path_factory.mktemp("married")
-    (root / "married.ttl").write_text(MARRIED)
-    kg = KnowledgeGraph.open(str(root / "married.ttl"), ScoutConfig(cache_dir=str(root / "cache")))
-    # the words a lexicon holds (engine.bootstrap.lexicon; WordNet's kinds give these)
-    kg.adopt_lexicon({"parent": RelationWords(("father", "mother", "dad"), ("son", "daughter", "child")),
-                      "spouse": RelationWords(("husband", "wife"), ())})
+    kg = worded_kg(tmp_path_factory.mktemp("married"), "married.ttl", MARRIED,
+                   {"parent": RelationWords(("father", "mother", "dad"), ("son", "daughter", "child")),
+                    "spouse": RelationWords(("husband", "wife"), ())})
     yield kg
     kg.close()
 

@@ -11,7 +11,7 @@ from engine.bootstrap.kinds import gloss_words
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse, to_text
 from kg_adapters.lexicon import RelationWords
-from tests.conftest import zero_shot_answer, zero_shot_reasoner
+from tests.conftest import worded_kg, zero_shot_answer, zero_shot_reasoner
 
 FAMILY = """\
 @prefix f: <http://example.org/kin/> .
@@ -39,13 +39,8 @@ f:lor a f:Person ; rdfs:label "Lor Moss" ; f:sex f:m ; f:born_in f:orr ; f:paren
 
 @pytest.fixture(scope="module")
 def kin(tmp_path_factory):
-    from engine.config import ScoutConfig
-
-    root = tmp_path_factory.mktemp("kin")
-    (root / "kin.ttl").write_text(FAMILY)
-    kg = KnowledgeGraph.open(str(root / "kin.ttl"), ScoutConfig(cache_dir=str(root / "cache")))
-    # the words a lexicon holds for `parent` (engine.bootstrap.kinds finds them in WordNet)
-    kg.adopt_lexicon({"parent": RelationWords(("father", "mother", "dad"), ("son", "daughter", "child"))})
+    kg = worded_kg(tmp_path_factory.mktemp("kin"), "kin.ttl", FAMILY,
+                   {"parent": RelationWords(("father", "mother", "dad"), ("son", "daughter", "child"))})
     yield kg
     kg.close()
 

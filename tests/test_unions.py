@@ -14,7 +14,7 @@ from engine.programs.sexpr import parse
 from kg_adapters.lexicon import RelationWords
 from kg_adapters.schema import Schema
 from kg_adapters.unions import UNION_IRI, with_unions, without_unions
-from tests.conftest import zero_shot_answer
+from tests.conftest import worded_kg, zero_shot_answer
 
 # Ivo's parents are Cara and Dov; Cara's are Bran and Essa, Dov's Garet and Lune. `child` holds most pairs reversed,
 # and one (Lune's child Dov) only there; two pairs (Garet's father, Lune's mother) are not in `child`.
@@ -46,12 +46,9 @@ f:ivo a f:Human ; rdfs:label "Ivo Moss" ; f:father f:dov ; f:mother f:cara ; f:p
 
 @pytest.fixture(scope="module")
 def lines(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lines")
-    (root / "lines.ttl").write_text(LINES)
-    kg = KnowledgeGraph.open(str(root / "lines.ttl"), ScoutConfig(cache_dir=str(root / "cache")))
-    # the words a lexicon holds (engine.bootstrap.lexicon; WordNet's kinds give these)
-    kg.adopt_lexicon({"father": RelationWords(("dad",), ("son", "daughter", "child")),
-                      "mother": RelationWords(("mom",), ("son", "daughter", "child"))})
+    kg = worded_kg(tmp_path_factory.mktemp("lines"), "lines.ttl", LINES,
+                   {"father": RelationWords(("dad",), ("son", "daughter", "child")),
+                    "mother": RelationWords(("mom",), ("son", "daughter", "child"))})
     yield kg
     kg.close()
 

@@ -59,9 +59,9 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 114: two relations alike walked as one (kg_adapters.unions; glossed.py, named.py). 113: a word read as the KG's words
-# means no other step, a kin word's synonym read, "the A of X's B's C" narrowed A, C, B. Before: git log.
-REASONER_VERSION = 114
+# 115: the forward score weighs 0.4 in the re-rank (config.ic_alpha). 114: two relations alike walked as one
+# (kg_adapters.unions; glossed.py, named.py). 113: a word read as the KG's words means no other step. Before: git log.
+REASONER_VERSION = 115
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
