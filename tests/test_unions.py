@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.answer.glossed import Part, Words, composed
+from engine.answer.meant import Meaning, unmeant_steps
 from engine.answer.named import NamedRelations
 from engine.answer.usual import incident
 from engine.config import ScoutConfig
@@ -142,6 +143,19 @@ def test_a_choice_between_a_unions_members_is_the_union() -> None:
 def test_a_question_reads_the_union_through_a_gloss(lines: KnowledgeGraph) -> None:
     named = NamedRelations(lines.schema)
     assert {"parent"} <= set(named.named("who are the grandparents of Ivo Moss?", [(31, 39)]))
+
+
+def test_a_noun_for_the_objects_names_no_step_toward_subjects_its_partner_names(lines: KnowledgeGraph) -> None:
+    """`child` is held reversed by `father`, `mother` and their union: its subjects are parents, so "children" names
+    no step up to them. A blind lineage probe's "the grandchildren of X" had walked on to their fathers' parents, each
+    step named (reasoner v116)."""
+    question = "who are the grandchildren of Bran Tallow?"
+    named = NamedRelations(lines.schema).named(question, [(question.index("Bran"), len(question) - 1)])
+    assert named["child"].ends_apart
+    down = parse('(JOIN (R child) (JOIN (R child) "Bran Tallow"))')
+    up_again = parse('(JOIN child (JOIN (R father) (JOIN (R child) (JOIN (R child) "Bran Tallow"))))')
+    assert unmeant_steps(down, named, Meaning()) == 0
+    assert unmeant_steps(up_again, named, Meaning()) == 2  # the father, and the child's subjects: no word for either
 
 
 @pytest.mark.parametrize("question, answers", [

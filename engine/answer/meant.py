@@ -157,13 +157,14 @@ def unmeant_steps(program: Program, named: dict[str, Spelling], meaning: Meaning
 
     The way matters for the lexicon's words for a relation's subjects: "son" spells `father` walked toward its subjects
     (the things whose father is X), not "the father of" a son. (A noun for its objects does spell a step toward its
-    subjects: "the movies with the same actor as X" walks `starred_actors` back.) And one word, one step: "when was the
-    wife of X's son born?" has "born" near both `dateOfBirth` and `father` (by embedding), and the wife's father's birth
-    date had walked its extra step free (the blind lineage probe, bench/probes/lineage.py). So too for the words that
-    spell: two relations one word alone spells are one step named and one not ("which monarchs were born before
-    1900?" spells `birthYear` and `birthPlace` by "born", and the birth places of those born before 1900 had won; a
-    blind royal probe). A relation a word spells pays nothing however often it is walked; `repeats`
-    (engine.answer.walk_back) counts those."""
+    subjects: "the movies with the same actor as X" walks `starred_actors` back; but not where a relation holding its
+    pairs reversed names those subjects: the subjects of `child` beside `father` are parents, no children.) And one
+    word, one step: "when was the wife of X's son born?" has "born" near both `dateOfBirth` and `father` (by
+    embedding), and the wife's father's birth date had walked its extra step free (the blind lineage probe,
+    bench/probes/lineage.py). So too for the words that spell: two relations one word alone spells are one step named
+    and one not ("which monarchs were born before 1900?" spells `birthYear` and `birthPlace` by "born", and the birth
+    places of those born before 1900 had won; a blind royal probe). A relation a word spells pays nothing however
+    often it is walked; `repeats` (engine.answer.walk_back) counts those."""
     steps = walks(program)
     spelt = [_spelt_by(named.get(name), toward) for name, toward in steps]
     spelling = set().union(*spelt)
@@ -178,11 +179,14 @@ def unmeant_steps(program: Program, named: dict[str, Spelling], meaning: Meaning
 
 
 def _spelt_by(spelling: Spelling | None, toward_objects: bool) -> frozenset[str]:
-    """The question words that spell a step of the relation walked this way: any of them toward its subjects, all
-    but its lexicon's words for its subjects toward its objects."""
+    """The question words that spell a step of the relation walked this way: any of them toward its subjects (but
+    only its verbs and words for its subjects where its ends are apart: `Spelling.ends_apart`), all but its lexicon's
+    words for its subjects toward its objects."""
     if spelling is None:
         return frozenset()
-    return spelling.by_verb | spelling.by_noun | spelling.by_dimension if toward_objects else spelling.words
+    if toward_objects:
+        return spelling.by_verb | spelling.by_noun | spelling.by_dimension
+    return spelling.by_verb | spelling.by_back_noun if spelling.ends_apart else spelling.words
 
 
 def _spells(word: str, spelling: set[str]) -> bool:

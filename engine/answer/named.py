@@ -58,6 +58,9 @@ class Spelling:
     # of those, the steps toward its objects and its subjects (None: `steps`): "sister", a child of a parent, one each
     ahead: int | None = None
     back: int | None = None
+    # toward its subjects only its words for them spell it: a relation within one class that another holds reversed
+    # (kg_adapters.inverses), whose subjects the partner's words name ("the child of X" is no parent of X)
+    ends_apart: bool = False
 
     def written(self, toward_objects: bool) -> int:
         """The steps the question writes one way (`walk_back.repeats`)."""
@@ -152,6 +155,7 @@ class NamedRelations:
                                          if not verb for form in forms)
         self._vocabulary = sorted(self._known)  # in a fixed order, for the typo search
         self._senses = VerbSenses(_relation_verbs(schema))
+        self._ends_apart = frozenset(rel.name for rel in schema.relations if rel.links_one_class and rel.inverse_of)
 
     def parts(self, text: str, names: list[tuple[int, int]]) -> list[glossed.Part]:
         """The question's words less entity names (a title names no relation), as glossed.read reads them."""
@@ -180,7 +184,8 @@ class NamedRelations:
                 only_ahead = sum(counts[t] for t in (nouns | sized) - back - verbs)
                 found[name] = Spelling(frozenset(verbs), frozenset(nouns), max(counts[t] for t in spelt), frozenset(back),
                                        frozenset(sized), width, ceil(total / width),
-                                       max(1, ceil((total - only_back) / width)), max(1, ceil((total - only_ahead) / width)))
+                                       max(1, ceil((total - only_back) / width)), max(1, ceil((total - only_ahead) / width)),
+                                       name in self._ends_apart)
         return found
 
     def _unqualified(self, graded: dict[str, tuple[str, ...]], order: list[str]) -> dict[str, tuple[str, ...]]:

@@ -59,9 +59,9 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 115: the forward score weighs 0.4 in the re-rank (config.ic_alpha). 114: two relations alike walked as one
-# (kg_adapters.unions; glossed.py, named.py). 113: a word read as the KG's words means no other step. Before: git log.
-REASONER_VERSION = 115
+# 116: a noun for a relation's objects names no step toward subjects its inverse names (named.Spelling.ends_apart).
+# 115: the forward score weighs 0.4 in the re-rank (config.ic_alpha). 114: unions (kg_adapters.unions). Before: git log.
+REASONER_VERSION = 116
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
