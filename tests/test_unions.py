@@ -9,7 +9,6 @@ from engine.answer.glossed import Part, Words, composed
 from engine.answer.meant import Meaning, unmeant_steps
 from engine.answer.named import NamedRelations
 from engine.answer.usual import incident
-from engine.config import ScoutConfig
 from engine.programs.kg import KnowledgeGraph
 from engine.programs.sexpr import parse
 from kg_adapters.lexicon import RelationWords
@@ -105,26 +104,18 @@ def test_a_union_is_read_again_not_twice(lines: KnowledgeGraph) -> None:
     # a KG that has a word's relation already gets no other: its `parent` is the step
     ('f:parent rdfs:label "parent" ; rdfs:domain f:Human ; rdfs:range f:Human .\nf:ivo f:parent f:dov .\n', None),
 ])
-def test_no_union_where_the_kg_has_its_word(tmp_path, extra: str, union: str | None) -> None:
-    (tmp_path / "kg.ttl").write_text(LINES + extra)
-    kg = KnowledgeGraph.open(str(tmp_path / "kg.ttl"), ScoutConfig(cache_dir=str(tmp_path / "cache")))
-    try:
-        assert next((r.name for r in kg.schema.relations if r.either), None) == union
-    finally:
-        kg.close()
+def test_no_union_where_the_kg_has_its_word(small_kg, extra: str, union: str | None) -> None:
+    kg = small_kg("kg.ttl", LINES + extra)
+    assert next((r.name for r in kg.schema.relations if r.either), None) == union
 
 
-def test_relations_no_gloss_offers_together_make_no_union(tmp_path) -> None:
+def test_relations_no_gloss_offers_together_make_no_union(small_kg) -> None:
     """`directed_by` and `written_by` join films to people, `spouse` and `sibling` people to people: no WordNet sense
     is glossed as either of them."""
-    (tmp_path / "kg.tsv").write_text("".join(
+    kg = small_kg("kg.tsv", "".join(
         f"Film{i}\tdirected_by\tPerson{i}\nFilm{i}\twritten_by\tPerson{i + 1}\n"
         f"Person{i}\tspouse\tPerson{i + 2}\nPerson{i}\tsibling\tPerson{i + 3}\n" for i in range(6)))
-    kg = KnowledgeGraph.open(str(tmp_path / "kg.tsv"), ScoutConfig(cache_dir=str(tmp_path / "cache")))
-    try:
-        assert not [r.name for r in kg.schema.relations if r.either]
-    finally:
-        kg.close()
+    assert not [r.name for r in kg.schema.relations if r.either]
 
 
 def test_a_choice_between_a_unions_members_is_the_union() -> None:

@@ -48,13 +48,17 @@ def either_end(rel: RelationInfo) -> bool:
     return mutual(rel) or rel.both_ways
 
 
-def union_words(rel: RelationInfo, schema: Schema) -> frozenset[str]:
-    """Each word of the union a relation is a member of (kg_adapters.unions), of its label and each phrase of its
-    lexicon: the union holds either member, so such a word says nothing of which one ("child" for `father`'s and
-    `mother`'s subjects names `parent` walked back; nor does the "parent" of `father`'s "male parent" name `father`)."""
-    texts = [text for union in schema.relations if rel.name in union.either
-             for text in (union.label, *union.words, *union.reverse_words)]
-    return frozenset(word for text in texts for word in re.findall(r"[a-z]+", text.lower()))
+def union_words(schema: Schema) -> dict[str, frozenset[str]]:
+    """{a union's member: each word of the union (kg_adapters.unions), of its label and each phrase of its lexicon}:
+    the union holds either member, so such a word says nothing of which one ("child" for `father`'s and `mother`'s
+    subjects names `parent` walked back; nor does the "parent" of `father`'s "male parent" name `father`)."""
+    out: dict[str, frozenset[str]] = {}
+    for union in (rel for rel in schema.relations if rel.either):
+        texts = (union.label, *union.words, *union.reverse_words)
+        words = {word for text in texts for word in re.findall(r"[a-z]+", text.lower())}
+        for member in union.either:
+            out[member] = out.get(member, frozenset()) | words
+    return out
 
 
 def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:

@@ -112,13 +112,14 @@ class NamedRelations:
                  if any(getattr(schema.class_(name), "kind", None) in TIME_KINDS for name in rel.range)}
         births = {r.name for r in schema.relations if r.name in times and _BIRTH & set(words_of(f"{r.label} {r.name}"))}
         born = {name for rel in schema.relations if rel.name in births for name in rel.domain}
+        of_unions = union_words(schema)
         for rel in schema.relations:
             texts = dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))  # "born": `dateOfBirth` too
             readings, role = _subject_role_apart(rel, [r for text in texts for r in with_derived_verbs(_reading(text))])
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
             readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
             # a word of its union's (kg_adapters.unions) names the union, and does not say which member
-            apart = frozenset(form for word in union_words(rel, schema) for form in word_forms(word))
+            apart = frozenset(form for word in of_unions.get(rel.name, ()) for form in word_forms(word))
             if apart:
                 readings = [kept for r in readings if (kept := tuple((f - apart, v) for f, v in r if f - apart))]
             measures = {noun for reading in readings for forms, _ in reading for noun in forms & dimension_nouns}
