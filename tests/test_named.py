@@ -122,7 +122,10 @@ NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
          "birthplace": Spelling(frozenset(), frozenset({"nationality"})),
          "directed_by": Spelling(frozenset({"directed"}), frozenset()),
          "nominations": Spelling(frozenset(), frozenset({"nominations"}), times=2),
-         "area": Spelling(frozenset(), frozenset(), by_dimension=frozenset({"largest"}))}
+         "area": Spelling(frozenset(), frozenset(), by_dimension=frozenset({"largest"})),
+         # "X's uncle": a brother of a parent, `parent` up twice and down once (engine.answer.glossed)
+         "parent": Spelling(frozenset(), frozenset({"parent"}), times=2, by_back_noun=frozenset({"ancestor"}), steps=3,
+                            ahead=2, back=1)}
 
 
 @pytest.mark.parametrize("program, answer_words, spelt", [
@@ -137,6 +140,8 @@ NAMED = {"nationality": Spelling(frozenset(), frozenset({"nationality"})),
     ('(JOIN (R nominations) "x")', set(), 1),  # the question writes "nominations" twice: half of it
     ('(JOIN (R nominations) (JOIN (R nominations) "x"))', set(), 2),
     ('(JOIN (R nominations) (JOIN (R nominations) (JOIN (R nominations) "x")))', set(), 2),  # no more than written
+    ('(JOIN parent (JOIN (R parent) (JOIN (R parent) "x")))', set(), 3),
+    ('(JOIN parent (JOIN parent (JOIN (R parent) (JOIN (R parent) "x"))))', set(), 3),  # no more steps each way
     # a superlative names its dimension where a program ranks or compares by it, not where one reads it ("how
     # large is X" does): "the largest state next to X" is no reading of X's own area
     ('(ARGMAX (JOIN nationality "x") area)', set(), 1),
@@ -297,3 +302,25 @@ def test_a_verb_derived_from_a_relation_noun_names_it(small_kg, question: str, r
     past the wife to her parents' dates, which the small scorer liked better."""
     named = NamedRelations(small_kg("people.psv", PEOPLE).schema).named(question, [])
     assert relation in named and share(named, parse(program)) >= spelt
+
+
+HOUSES = """\
+Ada|spouse|Bram
+Ada|member_of|House_of_Orm
+Bram|member_of|House_of_Vell
+Cora|spouse|Dirk
+"""
+
+
+@pytest.mark.parametrize("question, expected", [
+    # a modifier of a lexicon phrase ("house husband") names nothing alone: the dynasty was read as her husband
+    ("Which house does Ada's husband belong to?", {"spouse": {"husband"}}),
+    ("Who is the house husband of Ada?", {"spouse": {"husband"}}),  # the phrase names it by its head
+    ("Who is the other half of Cora?", {}),  # a hyphened phrase too: "half" of "half-sister" names nothing
+])
+def test_a_lexicon_phrase_names_its_relation_by_its_head(small_kg, question: str, expected: dict) -> None:
+    from engine.bootstrap.lexicon import RelationWords
+    kg = small_kg("houses.psv", HOUSES)
+    kg.adopt_lexicon({"spouse": RelationWords(("husband", "house husband", "half-sister"))})
+    found = NamedRelations(kg.schema).named(question, [])
+    assert {name: set(spelt.words) for name, spelt in found.items()} == expected

@@ -104,6 +104,9 @@ MISORDERED = [
     ("Who is the wife of Osric's grandson?", "Osric", '(JOIN (R child) (JOIN (R child) (JOIN (R spouse) "Osric")))', 3),
     # a step no placed word spells is no evidence: "born" stands after the possessive
     ("Where was Osric's son born?", "Osric", '(JOIN (R placeOfBirth) (JOIN (R child) "Osric"))', 0),
+    # a word in front of the name is passed over too: "the dad of the wife of Osric's son" is the son's wife's dad
+    ("Who is the dad of the wife of Osric's son?", "Osric", '(JOIN (R father) (JOIN (R spouse) (JOIN (R child) "Osric")))', 0),
+    ("Who is the dad of the wife of Osric's son?", "Osric", '(JOIN (R father) (JOIN (R child) "Osric"))', 1),
     # a relation's own words, placed apart ("netflix_genres" is "netflix", "genres"), are passed over by no step of it
     ("what is the The_Seventh_Curse 's netflix_genres 's recording ?", "The_Seventh_Curse",
      '(JOIN (R recording) (JOIN (R netflix_genres) "The_Seventh_Curse"))', 0),

@@ -109,6 +109,18 @@ def test_a_word_that_walks_a_relation_up_and_down_allows_one_step_each_way() -> 
     assert _repeats(siblings, False, sister) == 0 and _repeats(aunts, False, sister) == 1
 
 
+def test_a_relation_whose_words_name_either_end_is_counted_without_direction() -> None:
+    """ "the husbands of Aveline's husband's sisters" writes `spouse` twice: a reading that walks it three times (two
+    steps one way, one the other) repeats it once, where the relation has no direction (a blind lineage probe)."""
+    husband = {"spouse": Spelling(frozenset(), frozenset({"husband"}), by_back_noun=frozenset({"husband"}), times=2,
+                                  steps=2, ahead=2, back=2)}
+    thrice = parse('(JOIN (R spouse) (JOIN (R spouse) (JOIN (R sibling) (JOIN spouse "Aveline"))))')
+    twice = parse('(JOIN (R spouse) (JOIN (R sibling) (JOIN (R spouse) "Aveline")))')
+    mutual = frozenset({"spouse"})
+    assert _repeats(thrice, False, husband) == 0  # counted by direction: two and one, each within the two written
+    assert _repeats(thrice, False, husband, mutual=mutual) == 1 and _repeats(twice, False, husband, mutual=mutual) == 0
+
+
 def test_a_brother_shares_the_parents_not_the_children() -> None:
     """ "Vivienne's brother": a male with the same parents (engine.answer.glossed), so the walk back goes up `parent`
     first; her children's parents (her husband) walk down first (a blind royal probe, session 60)."""

@@ -35,7 +35,7 @@ from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import Reading, VerbSenses, with_derived_verbs
 from . import glossed
-from .ends import GENERATION_PREFIX, either_end, known_synonym, one_step, subject_words, union_words
+from .ends import GENERATION_PREFIX, either_end, heads, known_synonym, one_step, subject_words, union_words
 from .words import POSSESSIVE, STOP, fold, word_forms
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class NamedRelations:
             texts = dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))  # "born": `dateOfBirth` too
             readings, role = _subject_role_apart(rel, [r for text in texts for r in with_derived_verbs(_reading(text))])
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
-            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
+            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in heads(one_step(rel, rel.words))]
             # a word of its union's (kg_adapters.unions) names the union, and does not say which member
             apart = frozenset(form for word in of_unions.get(rel.name, ()) for form in word_forms(word))
             if apart:
@@ -129,7 +129,7 @@ class NamedRelations:
                 self._measures[rel.name] = frozenset(measures)
             if any(readings):
                 self._readings[rel.name] = [r for r in readings if r]
-            back = role | frozenset(form for text in one_step(rel, subject_words(rel)) for forms, _ in _reading(text)
+            back = role | frozenset(form for text in heads(one_step(rel, subject_words(rel))) for forms, _ in _reading(text)
                                     for form in forms)
             if either_end(rel):  # its label names either end too: "the spouse of X" may be X's subject
                 back |= frozenset(form for reading in readings for forms, verb in reading if not verb for form in forms)
@@ -348,15 +348,19 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
             if toward_objects and name not in far:
                 sized = frozenset(w for w in spelling.by_dimension if name in measured or not graded(w))
             words = spelling.by_verb | (spelling.by_noun | sized if toward_objects else spelling.by_back_noun)
-            by_step.setdefault(name, []).append(words)
+            by_step.setdefault(name, []).append((words, toward_objects))
             for word in words:
                 written[word] = max(written.get(word, 1), spelling.times)
     for name, steps in by_step.items():
         # each step spells its own words, up to one reading's; a step the other way spells none of them ("the
-        # grandparents of X", a parent of a father: X's parent's children spell "father" alone)
-        left = {word: written[word] for words in steps for word in words}
-        for words in sorted(steps, key=len):  # the steps with the fewest words choose first
-            for word in sorted((w for w in words if left[w] > 0), key=lambda w: (-left[w], w))[:named[name].width]:
+        # grandparents of X", a parent of a father: X's parent's children spell "father" alone), no more each way than
+        # written: "X's uncle" walks `parent` up twice, down once; a grandparent's grandchildren spelt one word more
+        left = {word: written[word] for words, _ in steps for word in words}
+        ways = {way: named[name].written(way) for way in (True, False)}
+        for words, way in sorted(steps, key=lambda step: len(step[0])):  # the steps with the fewest words choose first
+            ways[way] -= 1
+            for word in sorted((w for w in words if left[w] > 0 and ways[way] >= 0),
+                               key=lambda w: (-left[w], w))[:named[name].width]:
                 spelt[word] += 1
                 left[word] -= 1
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)

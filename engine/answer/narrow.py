@@ -56,16 +56,20 @@ def narrowed(program: Program, question: str, schema: Schema, executor: Executor
             narrowing[id(step)] = value
     if not narrowing:
         return None
-    out = _rebuilt(program, narrowing)
+    return narrower(program, rebuilt(program, narrowing), executor)
+
+
+def narrower(program: Program, out: Program, executor: Executor) -> tuple[Program, Execution] | None:
+    """`out` with its execution where it keeps some but not all of the program's answers, or counts fewer."""
     try:
         before, after = executor.execute(program), executor.execute(out)
     except (KGError, ProgramError) as err:
         log.info("narrowing %s: %s", program, err)
         return None
-    return (out, after) if 0 < _size(after) < _size(before) else None
+    return (out, after) if 0 < size(after) < size(before) else None
 
 
-def _size(execution: Execution) -> int:
+def size(execution: Execution) -> int:
     """How many things it answers with, or counts: "how many grandsons" narrows what it counts."""
     return execution.count if execution.count is not None else len(execution.answers)
 
@@ -158,10 +162,10 @@ def _named_value(step: Join, kind: str, schema: Schema, executor: Executor) -> N
     return Join(Relation(name), Entity(label))
 
 
-def _rebuilt(node: Node, narrowing: dict[int, Node]) -> Node:
-    """The tree with each step in `narrowing` (by identity) ANDed with its value."""
-    children = {f.name: _rebuilt(getattr(node, f.name), narrowing) for f in fields(node)
+def rebuilt(node: Node, narrowing: dict[int, Node], first: bool = True) -> Node:
+    """The tree with each step in `narrowing` (by identity) ANDed with its value, written first or after the step."""
+    children = {f.name: rebuilt(getattr(node, f.name), narrowing, first) for f in fields(node)
                 if isinstance(getattr(node, f.name), Node)}
     out = replace(node, **children) if children else node
     value = narrowing.get(id(node))
-    return And(value, out) if value is not None else out
+    return out if value is None else And(value, out) if first else And(out, value)

@@ -112,13 +112,14 @@ def among_one_class(schema: Schema, named: dict[str, Spelling]) -> dict[str, Spe
 
 def misordered(steps: list[tuple[str, bool]], named: dict[str, Spelling], places: dict[str, list[float]]) -> int:
     """The steps read against the question's order: those whose every placed word comes before the word an earlier
-    step was read by, and those read by a word past a word of the possessive that spells a relation no step took
-    ("the dad of Maud's husband" read as Maud's dad passes over "husband"). A step may share its word with the step
-    before ("grandson": two steps of one word); a step no placed word spells is skipped. A word an earlier step was
-    read by is no word passed over: "X 's netflix_genres 's recording" places "netflix" and "genres" apart, and its
-    genres' recordings had passed over "genres" (PathQuestion, reasoner v106)."""
+    step was read by, and those read by a word past a word that spells a relation no step took, in the possessive
+    ("the dad of Maud's husband" read as Maud's dad passes over "husband") or in front of the name ("the dad of the
+    missus of X's son" read as the son's dad passes over "missus": a blind lineage probe, with a corpus). A step may
+    share its word with the step before ("grandson": two steps of one word); a step no placed word spells is skipped.
+    A word an earlier step was read by is no word passed over: "X 's netflix_genres 's recording" places "netflix" and
+    "genres" apart, and its genres' recordings had passed over "genres" (PathQuestion, reasoner v106)."""
     spelling_words = frozenset().union(*(s.words for s in named.values()))
-    owned = sorted(at for word, ats in places.items() if word in spelling_words for at in ats if at < _IN_FRONT)
+    placed = sorted(at for word, ats in places.items() if word in spelling_words for at in ats)
     reached, count, spent = -1, 0, set()
     for name, toward_objects in steps:
         spelling = named.get(name)
@@ -132,7 +133,7 @@ def misordered(steps: list[tuple[str, bool]], named: dict[str, Spelling], places
         if not later:
             count += 1
             continue
-        count += any(reached < at < min(later) and at not in spent for at in owned)
+        count += any(reached < at < min(later) and at not in spent for at in placed)
         spent.update(found)
         reached = min(later)
     return count

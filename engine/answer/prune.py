@@ -68,6 +68,7 @@ class Pruner:
             readings = [self.reading(question, c.program) for c in fresh]
             vectors = self.embedder.encode([question.anonymised, *readings])
             order = _said_order(question, self.schema)
+            search.kin_chain = order is not None
             for cand, sim in zip(fresh, vectors[1:] @ vectors[0]):
                 cand.similarity = float(sim)
                 own = frozenset().union(*(question.class_words.get(t, frozenset()) for t in cand.types or ()))

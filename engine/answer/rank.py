@@ -38,6 +38,7 @@ from engine.programs.verbalize import verbalize
 from kg_adapters.schema import RelationInfo, Schema
 
 from .asked import asks_operator, fits_asked
+from .ends import either_end
 from .meant import UNSPENT_WEIGHT, Meaning, meant_by_free_words, unmeant_steps, unspent_words
 from .named import NAMED_WEIGHT, UNNAMED_WEIGHT, Spelling
 from .question import Question
@@ -132,6 +133,7 @@ class Ranker:
                  incident: Callable[[str], tuple[tuple[str, str], ...]]):
         self.schema, self.llm, self.config, self.incident = schema, llm, config, incident
         self.inverse = {r.name: r.inverse_of for r in schema.relations if r.inverse_of}  # walks back over a pair
+        self.mutual = frozenset(r.name for r in schema.relations if either_end(r))  # no direction to count steps by
 
     # ------------------------------------------------------------------ forward score and best set
     def forward_prompt(self, question: Question, exemplars: list[CorpusRecord]) -> str:
@@ -253,9 +255,10 @@ class Ranker:
         # (a word's relation counts less each step the reading walks on from a set that no word spells: "X's paternal
         # grandfather" had as its rival on both named steps a walk on to X's grandfather's spouse; a step from a name
         # needs no word of its own, "players from Italy")
-        # (and less each step a gloss writes that it leaves unwalked: "how many grandchildren" had only X's children)
+        # (and less each step a gloss writes that it leaves unwalked: "how many grandchildren" had only X's children);
+        # the one that spells the most: "Lena's siblings" took her siblings' spouses, a step past them, the better scored
         spelt = lambda c: c.named - unnamed_on(c.program, named) - shortfall(c.program, named)  # noqa: E731
-        for measure, order in ((lambda c: len(c.anchors), shortest), (spelt, lambda c: 0)):
+        for measure, order in ((lambda c: len(c.anchors), shortest), (spelt, lambda c: -spelt(c))):
             most = max(map(measure, rivals), default=0)
             fuller = [c for c in scored if c.execution is not None and c not in out and measure(c) > most
                       and (fits_asked(question, c) or not fitting)]
@@ -309,7 +312,7 @@ class Ranker:
             final = None
         else:
             same = question.asks_same and not from_the_shared_end(cand.program, question.shared, question.named_relations)
-            repeat_count = repeats(cand.program, not same, question.named_relations, inverse)
+            repeat_count = repeats(cand.program, not same, question.named_relations, inverse, self.mutual)
             back = 0.0 if same else WALK_BACK_WEIGHT * walks_back(cand.program, inverse)
             final = (alpha * cand.forward + (1 - alpha) * inv + penalty * repeat_count - back + relevance(cand)
                      + NAMES_WEIGHT * len(cand.anchors) - STAND_IN_WEIGHT * stand - UNNAMED_WEIGHT * unnamed

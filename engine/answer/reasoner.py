@@ -16,8 +16,8 @@ This module is the driver; each stage is a module of its own (see engine/answer/
    best set, or after `max_steps`. Then re-rank the finalists (the best set plus each step's best new
    candidate) with inverse consistency, the repeat penalty, the similarity and the relations the question's words
    spell (`named`) or mean (`meant`).
-6. The winner's execution is the answer. Readings passed over on the way (self-correction: one that executed
-   to nothing or failed, one of the wrong kind for the question) are listed with it, with the reason.
+6. The winner's execution, narrowed (`narrow`, `others`), is the answer. Readings passed over on the way
+   (self-correction: one that executed to nothing or failed, or of the wrong kind) are listed with the reason.
 7. `memo`: whole results are kept on disk, so a repeated question is answered in about a millisecond.
 
 Bad input never raises: it comes back as a QuestionResult with a `message`.
@@ -49,6 +49,7 @@ from .linker import LabelIndex, Linking, Mention
 from .meant import RelationMeanings
 from .memo import AnswerMemo, memo_key
 from .narrow import narrowed
+from .others import others
 from .prune import Pruner
 from .question import Question, QuestionReader
 from .rank import Alternative, Ranker, ScoringModel, best_order, relevance
@@ -59,9 +60,8 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 116: a noun for a relation's objects names no step toward subjects its inverse names (named.Spelling.ends_apart).
-# 115: the forward score weighs 0.4 in the re-rank (config.ic_alpha). 114: unions (kg_adapters.unions). Before: git log.
-REASONER_VERSION = 116
+# 117: lexicon phrases by their heads, kin chains (order, extend.fuller), others.py. Before: git log.
+REASONER_VERSION = 117
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
 
@@ -273,8 +273,9 @@ class Reasoner:
             return QuestionResult(program=None, sparql=None, answers=(), count=None,
                                   message="No candidate program gave an answer.", **common)
         program, ex = winner.text, winner.execution
-        kind = narrowed(winner.program, question.anonymised, self.schema, self.executor)
-        if kind is not None:  # "the mother of X": the parents of X that are female, where the KG says so
+        kind = narrowed(winner.program, question.anonymised, self.schema, self.executor)  # "X's mother": a female parent
+        kind = others(kind[0] if kind else winner.program, question, self.executor) or kind  # "X's brothers", less X
+        if kind is not None:
             program, ex = to_text(kind[0]), kind[1]
             common["alternatives"] = tuple(replace(alt, program=program) if cand is winner else alt
                                            for cand, alt in ranked)
@@ -310,8 +311,7 @@ class Reasoner:
 
     def _missed_message(self, question: Question, ranked: list[tuple[ProgramCandidate, Alternative]],
                         winner: ProgramCandidate) -> str | None:
-        """Said with the answers when no finalist answers with what the question asks for, so that a list of
-        507 cities is not taken for "the population of Canada"."""
+        """Said with the answers when no finalist gives what the question asks for: 507 cities are no population."""
         asked = what_is_asked(question, self.kg.schema)
         if not asked or next(alt.asked_class for cand, alt in ranked if cand is winner):
             return None

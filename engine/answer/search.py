@@ -58,5 +58,6 @@ class Search:
     leaders: list[ProgramCandidate] = field(default_factory=list)  # each step's best new candidate
     dropped: list[tuple[ProgramCandidate, str]] = field(default_factory=list)  # executed to nothing or failed
     executed: int = 0
+    kin_chain: bool = False  # the words name steps between members of one class from one name (`prune`)
     t_enum: float = 0.0  # building, executing and pruning
     t_score: float = 0.0  # LLM forward scoring

@@ -44,7 +44,7 @@ WALK_BACK_WEIGHT = 0.2
 
 
 def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelling] | None = None,
-            inverse: Inverse | None = None) -> int:
+            inverse: Inverse | None = None, mutual: frozenset[str] = frozenset()) -> int:
     """What the repeat penalty counts: the most uses of one relation in one direction, minus one, plus one
     when the program's last step walks straight back over the relation it came by (unless `walk_back` is off,
     for questions that ask for things sharing something with the topic: `Question.asks_same`).
@@ -65,17 +65,26 @@ def repeats(program: Program, walk_back: bool = True, named: Mapping[str, Spelli
 
     A relation the question itself writes twice (`named`: "X 's award_nominations 's award_nominations", "X's
     mother's father") is asked to be walked twice: only uses beyond the steps the question writes count, each way
-    (`Spelling.written`: "X's sister", a child of a parent, walks `parent` once up and once down).
+    (`Spelling.written`: "X's sister", a child of a parent, walks `parent` once up and once down). A relation whose
+    words name either end (`mutual`: `spouse`, engine.answer.ends.either_end) has no direction to count by: "the
+    husbands of Aveline's husband's sisters" writes `spouse` twice, and a reading that walked it three times (on from
+    the sisters' husbands to their wives, the sisters again) counted two steps one way and one the other, unpaid (a
+    blind lineage probe with a corpus).
 
     A direction is the walk's, not the spelling's (`named.walks`): a superlative's path `(JOIN r1 r2)` goes from
     each member toward r1's objects, as (JOIN (R r1) S) does, so "the capital of the state with the largest
     population" read as (JOIN (R capital) (ARGMAX State (JOIN capital population))) walks `capital` twice one
     way (a made-up US-geography KG; before, the path's plain `capital` was counted as the other way).
     """
-    uses = Counter(walks(program, values_read=False))
+    uses = Counter((name, ahead or name in mutual) for name, ahead in walks(program, values_read=False))
     named = named or {}
-    extra = max([0, *(n - (named[name].written(ahead) if name in named else 1) for (name, ahead), n in uses.items())])
+    extra = max([0, *(n - (_written(named[name], name in mutual, ahead) if name in named else 1)
+                      for (name, ahead), n in uses.items())])
     return extra + (walk_back and walks_back(program, inverse))
+
+
+def _written(spelling: Spelling, mutual: bool, ahead: bool) -> int:
+    return max(spelling.written(True), spelling.written(False)) if mutual else spelling.written(ahead)
 
 
 # What each step of `shortfall` costs in the final score: as much as an extra repeat (-log 0.7). Replayed on the
