@@ -303,24 +303,3 @@ def test_a_verb_derived_from_a_relation_noun_names_it(small_kg, question: str, r
     named = NamedRelations(small_kg("people.psv", PEOPLE).schema).named(question, [])
     assert relation in named and share(named, parse(program)) >= spelt
 
-
-HOUSES = """\
-Ada|spouse|Bram
-Ada|member_of|House_of_Orm
-Bram|member_of|House_of_Vell
-Cora|spouse|Dirk
-"""
-
-
-@pytest.mark.parametrize("question, expected", [
-    # a modifier of a lexicon phrase ("house husband") names nothing alone: the dynasty was read as her husband
-    ("Which house does Ada's husband belong to?", {"spouse": {"husband"}}),
-    ("Who is the house husband of Ada?", {"spouse": {"husband"}}),  # the phrase names it by its head
-    ("Who is the other half of Cora?", {}),  # a hyphened phrase too: "half" of "half-sister" names nothing
-])
-def test_a_lexicon_phrase_names_its_relation_by_its_head(small_kg, question: str, expected: dict) -> None:
-    from engine.bootstrap.lexicon import RelationWords
-    kg = small_kg("houses.psv", HOUSES)
-    kg.adopt_lexicon({"spouse": RelationWords(("husband", "house husband", "half-sister"))})
-    found = NamedRelations(kg.schema).named(question, [])
-    assert {name: set(spelt.words) for name, spelt in found.items()} == expected

@@ -17,8 +17,6 @@ from kg_adapters.both_ways import mutual
 from kg_adapters.readable import object_noun, singular
 from kg_adapters.schema import RelationInfo, Schema
 
-from .words import STOP
-
 # English names a relative two generations off with this prefix: a "grandfather" is a father's father, a
 # "granddaughter" a child's daughter. Word formation, not a list: which relation "father" or "daughter" names is
 # the KG's lexicon's (engine.bootstrap.kinds), so the prefix asks for that relation walked twice.
@@ -76,15 +74,3 @@ def one_step(rel: RelationInfo, words: tuple[str, ...]) -> tuple[str, ...]:
         return word.lower().startswith(GENERATION_PREFIX) and (rest in own or singular(rest) in own)
 
     return tuple(w for w in words if not twice(w))
-
-
-def heads(phrases: tuple[str, ...]) -> tuple[str, ...]:
-    """The lexicon's phrases as they name a relation: a phrase of content words only (modifiers before a head
-    noun: "house husband", "married woman", "half-sister") by its head, the last word. A modifier alone says
-    nothing of the relation: "Which house does X's husband belong to?" had "house" spell `spouse`, and the
-    dynasty went unasked. A phrase with a function word ("place of birth") keeps every word."""
-    out = []
-    for phrase in phrases:
-        words = re.findall(r"[a-z]+", phrase.lower())
-        out.append(words[-1] if len(words) > 1 and not STOP & set(words) else phrase)
-    return tuple(dict.fromkeys(out))

@@ -35,7 +35,7 @@ from kg_adapters.schema import RelationInfo, Schema
 
 from .verbs import Reading, VerbSenses, with_derived_verbs
 from . import glossed
-from .ends import GENERATION_PREFIX, either_end, heads, known_synonym, one_step, subject_words, union_words
+from .ends import GENERATION_PREFIX, either_end, known_synonym, one_step, subject_words, union_words
 from .words import POSSESSIVE, STOP, fold, word_forms
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class NamedRelations:
             texts = dict.fromkeys((rel.label, rel.reverse_label, object_noun(rel.name)))  # "born": `dateOfBirth` too
             readings, role = _subject_role_apart(rel, [r for text in texts for r in with_derived_verbs(_reading(text))])
             # the lexicon's words for its objects read as nouns of the relation ("dad": the parent of X)
-            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in heads(one_step(rel, rel.words))]
+            readings += [tuple((forms, False) for forms, _ in _reading(text)) for text in one_step(rel, rel.words)]
             # a word of its union's (kg_adapters.unions) names the union, and does not say which member
             apart = frozenset(form for word in of_unions.get(rel.name, ()) for form in word_forms(word))
             if apart:
@@ -129,7 +129,7 @@ class NamedRelations:
                 self._measures[rel.name] = frozenset(measures)
             if any(readings):
                 self._readings[rel.name] = [r for r in readings if r]
-            back = role | frozenset(form for text in heads(one_step(rel, subject_words(rel))) for forms, _ in _reading(text)
+            back = role | frozenset(form for text in one_step(rel, subject_words(rel)) for forms, _ in _reading(text)
                                     for form in forms)
             if either_end(rel):  # its label names either end too: "the spouse of X" may be X's subject
                 back |= frozenset(form for reading in readings for forms, verb in reading if not verb for form in forms)

@@ -60,7 +60,7 @@ from .titled import ties_between
 log = logging.getLogger(__name__)
 
 # Part of the answer-cache key: bump when reasoning changes (git log -S REASONER_VERSION: each version's history).
-# 117: lexicon phrases by their heads, kin chains (order, extend.fuller), others.py. Before: git log.
+# 117: kin chains (order: words in front; extend.fuller), steps each way (named.share), others.py. Before: git log.
 REASONER_VERSION = 117
 MAX_QUESTION_CHARS = 500
 MAX_SKIPPED = 5  # readings passed over that a result lists
