@@ -353,14 +353,14 @@ def share(named: dict[str, Spelling], program: Program, answer_words: frozenset[
                 written[word] = max(written.get(word, 1), spelling.times)
     for name, steps in by_step.items():
         # each step spells its own words, up to one reading's; a step the other way spells none of them ("the
-        # grandparents of X", a parent of a father: X's parent's children spell "father" alone), no more each way than
-        # written: "X's uncle" walks `parent` up twice, down once; a grandparent's grandchildren spelt one word more
+        # grandparents of X", a parent of a father: X's parent's children spell "father" alone)
         left = {word: written[word] for words, _ in steps for word in words}
         ways = {way: named[name].written(way) for way in (True, False)}
         for words, way in sorted(steps, key=lambda step: len(step[0])):  # the steps with the fewest words choose first
             ways[way] -= 1
-            for word in sorted((w for w in words if left[w] > 0 and ways[way] >= 0),
-                               key=lambda w: (-left[w], w))[:named[name].width]:
+            if ways[way] < 0:  # past the steps written this way: "X's uncle" walks `parent` up twice, down once
+                continue
+            for word in sorted((w for w in words if left[w] > 0), key=lambda w: (-left[w], w))[:named[name].width]:
                 spelt[word] += 1
                 left[word] -= 1
     return sum(min(n, written[word]) for word, n in spelt.items() if word not in answer_words)
